@@ -1,0 +1,31 @@
+import { Type } from '@sinclair/typebox';
+import { ALL_SCOPES } from '../auth/scopes.js';
+import { Body, Envelope, Name, Nullable, StringEnum, Timestamp } from '../shared/schema.js';
+
+export const ApiKey = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    prefix: Type.String({ description: 'first characters of the key, to recognise it' }),
+    scopes: Type.Array(Type.String()),
+    createdAt: Timestamp,
+    revokedAt: Nullable(Timestamp),
+  },
+  { $id: 'ApiKey' },
+);
+
+export const CreatedApiKey = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  key: Type.String({ description: 'shown only in this response' }),
+  scopes: Type.Array(Type.String()),
+  createdAt: Timestamp,
+});
+
+export const CreateApiKeyBody = Body({
+  name: Name(100),
+  scopes: Type.Array(StringEnum(ALL_SCOPES), { minItems: 1, maxItems: ALL_SCOPES.length, uniqueItems: true }),
+});
+
+export const ApiKeyEnvelope = Envelope(CreatedApiKey);
+export const ApiKeyListEnvelope = Envelope(Type.Array(ApiKey));

@@ -1,0 +1,103 @@
+import { createHash, randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyRequest, LogController } from 'fastify';
+import { Redis } from 'ioredis';
+import { registerApiKeyRoutes } from './api-keys/api-keys.routes.js';
+import { registerAttributeSetRoutes } from './attribute-sets/attribute-sets.routes.js';
+import { registerAttributeRoutes } from './attributes/attributes.routes.js';
+import { registerAuthRoutes } from './auth/auth.routes.js';
+import { authenticate, bearerOf } from './auth/credentials.js';
+import { createLoginThrottle } from './auth/throttle.js';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { handleError, rateLimited } from './errors.js';
+import { registerHealthRoutes } from './http/health.js';
+import { loggerOptions } from './http/logging.js';
+import { openApiOptions } from './http/openapi.js';
+import { createRouteMirror } from './http/routing.js';
+import { validatorCompiler } from './http/validation.js';
+import type { App, AppContext } from './shared/http.js';
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  /** key prefix in Redis, so separate deployments (or test runs) sharing one Redis never mix counters */
+  redisPrefix?: string;
+}
+
+const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+function requestIdOf(request: { headers: Record<string, string | string[] | undefined> }): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+function rateLimitKey(request: FastifyRequest): string {
+  const credential = bearerOf(request);
+  return credential ? `c:${createHash('sha256').update(credential).digest('hex').slice(0, 32)}` : `ip:${request.ip}`;
+}
+
+async function registerRateLimit(app: App, config: Config, redis: Redis | null, prefix: string): Promise<void> {
+  if (config.rateLimit <= 0) return;
+  // A 2-second window of twice the rate: the rate on average, bursts of twice it (CONTRACT §4).
+  await app.register(rateLimit, {
+    global: true,
+    max: Math.max(1, Math.round(config.rateLimit * 2)),
+    timeWindow: 2000,
+    keyGenerator: rateLimitKey,
+    enableDraftSpec: true,
+    skipOnError: true,
+    ...(redis ? { redis, nameSpace: `${prefix}rl:` } : {}),
+    errorResponseBuilder: (_request, context) => rateLimited(Math.ceil(context.ttl / 1000)),
+  });
+}
+
+/** The table of contents of the service: one register per resource. */
+export async function buildApp({ config, database, redisPrefix = 'storefront:' }: BuildOptions): Promise<App> {
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel),
+    bodyLimit: config.bodyLimit,
+    genReqId: requestIdOf,
+    // One line per request is for debugging; errors are always logged.
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 1000, lazyConnect: false }) : null;
+  redis?.on('error', (error) => app.log.warn({ err: error }, 'redis error'));
+  app.addHook('onClose', async () => {
+    await redis?.quit().catch(() => undefined);
+  });
+
+  const ctx: AppContext = { db: database.db, config };
+  const mirror = createRouteMirror();
+  app.addHook('onRoute', mirror.onRoute);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler(mirror.notFoundHandler);
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  await app.register(swagger, openApiOptions(config));
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await registerRateLimit(app, config, redis, redisPrefix);
+  registerHealthRoutes(app, database);
+
+  await app.register(
+    async (api: App) => {
+      api.addHook('onRequest', authenticate(ctx));
+      api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+      await registerAuthRoutes(api, ctx, createLoginThrottle(redis, redisPrefix));
+      await registerApiKeyRoutes(api, ctx);
+      await registerAttributeSetRoutes(api, ctx);
+      await registerAttributeRoutes(api, ctx);
+    },
+    { prefix: '/api/v1' },
+  );
+  return app;
+}

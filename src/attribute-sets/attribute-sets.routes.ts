@@ -1,0 +1,75 @@
+import { ok, okList } from '../shared/envelope.js';
+import type { App, AppContext } from '../shared/http.js';
+import { DeletedEnvelope, IdParams } from '../shared/schema.js';
+import {
+  AttributeSetEnvelope,
+  AttributeSetListEnvelope,
+  AttributeSetListQuery,
+  CreateAttributeSetBody,
+  UpdateAttributeSetBody,
+} from './attribute-sets.schema.js';
+import {
+  createAttributeSet,
+  deleteAttributeSet,
+  getAttributeSet,
+  listAttributeSets,
+  updateAttributeSet,
+} from './attribute-sets.service.js';
+
+const tags = ['Attribute sets'];
+const read = { scope: 'attributes:read' };
+const write = { scope: 'attributes:write' };
+
+export async function registerAttributeSetRoutes(app: App, { db }: AppContext): Promise<void> {
+  app.get(
+    '/attribute-sets',
+    {
+      config: read,
+      schema: { tags, summary: 'List attribute sets', querystring: AttributeSetListQuery, response: { 200: AttributeSetListEnvelope } },
+    },
+    async (request) => {
+      const { data, pagination } = await listAttributeSets(db, request.auth.storeId, request.query);
+      return okList(data, pagination);
+    },
+  );
+  app.post(
+    '/attribute-sets',
+    {
+      config: write,
+      schema: { tags, summary: 'Create an attribute set', body: CreateAttributeSetBody, response: { 201: AttributeSetEnvelope } },
+    },
+    async (request, reply) => reply.status(201).send(ok(await createAttributeSet(db, request.auth.storeId, request.body))),
+  );
+  app.get(
+    '/attribute-sets/:id',
+    { config: read, schema: { tags, summary: 'Get an attribute set', params: IdParams, response: { 200: AttributeSetEnvelope } } },
+    async (request) => ok(await getAttributeSet(db, request.auth.storeId, request.params.id)),
+  );
+  app.patch(
+    '/attribute-sets/:id',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Update an attribute set',
+        params: IdParams,
+        body: UpdateAttributeSetBody,
+        response: { 200: AttributeSetEnvelope },
+      },
+    },
+    async (request) => ok(await updateAttributeSet(db, request.auth.storeId, request.params.id, request.body)),
+  );
+  app.delete(
+    '/attribute-sets/:id',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Delete an attribute set (its attributes keep existing)',
+        params: IdParams,
+        response: { 200: DeletedEnvelope },
+      },
+    },
+    async (request) => ok(await deleteAttributeSet(db, request.auth.storeId, request.params.id)),
+  );
+}

@@ -1,0 +1,26 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { ListQuery } from '../shared/list.js';
+import { Body, Envelope, ListEnvelope, Name, StringEnum, Timestamp } from '../shared/schema.js';
+
+export const ATTRIBUTE_SET_STATUSES = ['active', 'inactive'] as const;
+const Status = StringEnum(ATTRIBUTE_SET_STATUSES);
+
+export const AttributeSet = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  status: Type.String(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type AttributeSet = Static<typeof AttributeSet>;
+
+export const CreateAttributeSetBody = Body({ name: Name(), status: Type.Optional(Status) });
+export const UpdateAttributeSetBody = Body({ name: Type.Optional(Name()), status: Type.Optional(Status) });
+export type CreateAttributeSetInput = Static<typeof CreateAttributeSetBody>;
+export type UpdateAttributeSetInput = Static<typeof UpdateAttributeSetBody>;
+
+export const AttributeSetListQuery = ListQuery(['createdAt', 'name'], { status: Type.Optional(Status) });
+export type AttributeSetListQuery = Static<typeof AttributeSetListQuery>;
+
+export const AttributeSetEnvelope = Envelope(AttributeSet);
+export const AttributeSetListEnvelope = ListEnvelope(AttributeSet);

@@ -1,0 +1,58 @@
+import type { Db } from '../db/database.js';
+import { notFound, registerUniqueConstraint } from '../errors.js';
+import { isId, newId } from '../shared/ids.js';
+import { runList } from '../shared/list.js';
+import type { AttributeSetListQuery, CreateAttributeSetInput, UpdateAttributeSetInput } from './attribute-sets.schema.js';
+import { COLUMNS, listSpec, selectAttributeSets, toAttributeSetOutput } from './attribute-sets.sql.js';
+
+registerUniqueConstraint('attribute_sets_name_key', 'name');
+
+const missing = () => notFound('Attribute set');
+
+export async function createAttributeSet(db: Db, storeId: string, input: CreateAttributeSetInput) {
+  const now = new Date();
+  const row = await db
+    .insertInto('attribute_sets')
+    .values({ store_id: storeId, id: newId(), name: input.name.trim(), status: input.status ?? 'active', created_at: now, updated_at: now })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+  return toAttributeSetOutput(row);
+}
+
+export async function getAttributeSet(db: Db, storeId: string, id: string) {
+  const row = isId(id) ? await selectAttributeSets(db, storeId).where('id', '=', id).executeTakeFirst() : undefined;
+  if (!row) throw missing();
+  return toAttributeSetOutput(row);
+}
+
+export async function updateAttributeSet(db: Db, storeId: string, id: string, input: UpdateAttributeSetInput) {
+  if (!isId(id)) throw missing();
+  const row = await db
+    .updateTable('attribute_sets')
+    .set({
+      ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+      ...(input.status !== undefined ? { status: input.status } : {}),
+      updated_at: new Date(),
+    })
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .returning(COLUMNS)
+    .executeTakeFirst();
+  if (!row) throw missing();
+  return toAttributeSetOutput(row);
+}
+
+/** Attributes of the set stay, with `attributeset: null` (the foreign key sets it). */
+export async function deleteAttributeSet(db: Db, storeId: string, id: string) {
+  if (!isId(id)) throw missing();
+  const row = await db.deleteFrom('attribute_sets').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst();
+  if (!row) throw missing();
+  return { id: row.id };
+}
+
+export async function listAttributeSets(db: Db, storeId: string, query: AttributeSetListQuery) {
+  let base = selectAttributeSets(db, storeId);
+  if (query.status) base = base.where('status', '=', query.status);
+  const { rows, pagination } = await runList(base, query, listSpec);
+  return { data: rows.map(toAttributeSetOutput), pagination };
+}

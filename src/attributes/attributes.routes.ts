@@ -1,0 +1,71 @@
+import { ok, okList } from '../shared/envelope.js';
+import type { App, AppContext } from '../shared/http.js';
+import { DeletedEnvelope, IdParams } from '../shared/schema.js';
+import {
+  AttributeEnvelope,
+  AttributeListEnvelope,
+  AttributeListQuery,
+  CreateAttributeBody,
+  ExpandQuery,
+  UpdateAttributeBody,
+} from './attributes.schema.js';
+import { createAttribute, deleteAttribute, getAttribute, listAttributes, updateAttribute } from './attributes.service.js';
+
+const tags = ['Attributes'];
+const read = { scope: 'attributes:read' };
+const write = { scope: 'attributes:write' };
+
+export async function registerAttributeRoutes(app: App, { db }: AppContext): Promise<void> {
+  app.get(
+    '/attributes',
+    {
+      config: read,
+      schema: { tags, summary: 'List attributes', querystring: AttributeListQuery, response: { 200: AttributeListEnvelope } },
+    },
+    async (request) => {
+      const { data, pagination } = await listAttributes(db, request.auth.storeId, request.query);
+      return okList(data, pagination);
+    },
+  );
+  app.post(
+    '/attributes',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Create an attribute (values upserted by name)',
+        body: CreateAttributeBody,
+        response: { 201: AttributeEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const created = await db.transaction().execute((trx) => createAttribute(trx, request.auth.storeId, request.body));
+      return reply.status(201).send(ok(created));
+    },
+  );
+  app.get(
+    '/attributes/:id',
+    {
+      config: read,
+      schema: { tags, summary: 'Get an attribute', params: IdParams, querystring: ExpandQuery, response: { 200: AttributeEnvelope } },
+    },
+    async (request) => ok(await getAttribute(db, request.auth.storeId, request.params.id, request.query.expand === 'values')),
+  );
+  app.patch(
+    '/attributes/:id',
+    {
+      config: write,
+      schema: { tags, summary: 'Update an attribute', params: IdParams, body: UpdateAttributeBody, response: { 200: AttributeEnvelope } },
+    },
+    async (request) =>
+      ok(await db.transaction().execute((trx) => updateAttribute(trx, request.auth.storeId, request.params.id, request.body))),
+  );
+  app.delete(
+    '/attributes/:id',
+    {
+      config: write,
+      schema: { tags, summary: 'Delete an attribute and its values', params: IdParams, response: { 200: DeletedEnvelope } },
+    },
+    async (request) => ok(await deleteAttribute(db, request.auth.storeId, request.params.id)),
+  );
+}

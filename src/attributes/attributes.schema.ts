@@ -1,0 +1,49 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { ListQuery } from '../shared/list.js';
+import { Body, Envelope, ListEnvelope, Name, Nullable, StringEnum, Timestamp } from '../shared/schema.js';
+
+export const AttributeValue = Type.Object({
+  id: Type.String(),
+  attribute: Type.String(),
+  name: Type.String(),
+  value: Type.String(),
+  hex: Nullable(Type.String()),
+  status: Type.String(),
+  createdAt: Timestamp,
+});
+export type AttributeValue = Static<typeof AttributeValue>;
+
+export const Attribute = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  attributeset: Nullable(Type.String()),
+  values: Type.Array(Type.Union([Type.String(), AttributeValue]), {
+    description: 'AttributeValue ids, or the objects with ?expand=values',
+  }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Attribute = Static<typeof Attribute>;
+
+export const MAX_VALUES = 1000;
+const ValueNames = Type.Array(Name(255), { maxItems: MAX_VALUES });
+
+export const CreateAttributeBody = Body({
+  name: Name(),
+  attributeset: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  values: Type.Optional(ValueNames),
+});
+export const UpdateAttributeBody = Body({
+  name: Type.Optional(Name()),
+  attributeset: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  values: Type.Optional(ValueNames),
+});
+export type CreateAttributeInput = Static<typeof CreateAttributeBody>;
+export type UpdateAttributeInput = Static<typeof UpdateAttributeBody>;
+
+export const ExpandQuery = Type.Object({ expand: Type.Optional(StringEnum(['values'])) });
+export const AttributeListQuery = ListQuery(['createdAt', 'name'], { expand: Type.Optional(StringEnum(['values'])) });
+export type AttributeListQuery = Static<typeof AttributeListQuery>;
+
+export const AttributeEnvelope = Envelope(Attribute);
+export const AttributeListEnvelope = ListEnvelope(Attribute);

@@ -1,0 +1,121 @@
+import { type Selectable, sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { AttributeTable } from '../db/schema.js';
+import { notFound, registerUniqueConstraint, validationError } from '../errors.js';
+import { iso } from '../shared/envelope.js';
+import { isId, newId } from '../shared/ids.js';
+import { ilikeAny, type ListSpec, runList } from '../shared/list.js';
+import { assertReference } from '../shared/references.js';
+import { listedValuesOf, toAttributeValueOutput, upsertAttributeValues } from './attribute-values.sql.js';
+import type { Attribute, AttributeListQuery, CreateAttributeInput, UpdateAttributeInput } from './attributes.schema.js';
+
+registerUniqueConstraint('attributes_name_key', 'name');
+
+const COLUMNS = ['id', 'name', 'attribute_set_id', 'created_at', 'updated_at'] as const;
+type Row = Pick<Selectable<AttributeTable>, (typeof COLUMNS)[number]>;
+
+const listSpec: ListSpec = {
+  sorts: { createdAt: sql`created_at`, name: sql`(lower(name) COLLATE "C")` },
+  idColumn: sql`id`,
+  search: ilikeAny(['name']),
+};
+
+const missing = () => notFound('Attribute');
+
+function checkDistinct(values: string[] | undefined): string[] | undefined {
+  if (!values) return undefined;
+  const trimmed = values.map((value) => value.trim());
+  const seen = new Set<string>();
+  const details = trimmed.flatMap((value, index) => {
+    if (seen.has(value)) return [{ field: `values[${index}]`, in: 'body' as const, message: 'is listed twice' }];
+    seen.add(value);
+    return [];
+  });
+  if (details.length) throw validationError(details);
+  return trimmed;
+}
+
+async function checkAttributeSet(db: Db, storeId: string, attributeSetId: string | null | undefined): Promise<void> {
+  if (attributeSetId) await assertReference(db, 'attribute_sets', storeId, attributeSetId, 'attributeset');
+}
+
+/** Rows → outputs with their values, loading the values of all rows in one query. */
+async function toAttributeOutputs(db: Db, storeId: string, rows: Row[], expand: boolean): Promise<Attribute[]> {
+  const values = await listedValuesOf(
+    db,
+    storeId,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    attributeset: row.attribute_set_id,
+    values: (values.get(row.id) ?? []).map((value) => (expand ? toAttributeValueOutput(value) : value.id)),
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  }));
+}
+
+async function findRow(db: Db, storeId: string, id: string): Promise<Row> {
+  const row = isId(id)
+    ? await db.selectFrom('attributes').select(COLUMNS).where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst()
+    : undefined;
+  if (!row) throw missing();
+  return row;
+}
+
+export async function createAttribute(db: Db, storeId: string, input: CreateAttributeInput): Promise<Attribute> {
+  const values = checkDistinct(input.values) ?? [];
+  await checkAttributeSet(db, storeId, input.attributeset);
+  const now = new Date();
+  const row = await db
+    .insertInto('attributes')
+    .values({
+      store_id: storeId,
+      id: newId(),
+      name: input.name.trim(),
+      attribute_set_id: input.attributeset ?? null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+  await upsertAttributeValues(db, storeId, row.id, values, 'replace');
+  return (await toAttributeOutputs(db, storeId, [row], false))[0];
+}
+
+export async function getAttribute(db: Db, storeId: string, id: string, expand = false): Promise<Attribute> {
+  return (await toAttributeOutputs(db, storeId, [await findRow(db, storeId, id)], expand))[0];
+}
+
+export async function updateAttribute(db: Db, storeId: string, id: string, input: UpdateAttributeInput): Promise<Attribute> {
+  await findRow(db, storeId, id);
+  const values = checkDistinct(input.values);
+  await checkAttributeSet(db, storeId, input.attributeset);
+  const row = await db
+    .updateTable('attributes')
+    .set({
+      ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+      ...(input.attributeset !== undefined ? { attribute_set_id: input.attributeset } : {}),
+      updated_at: new Date(),
+    })
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+  if (values) await upsertAttributeValues(db, storeId, id, values, 'replace');
+  return (await toAttributeOutputs(db, storeId, [row], false))[0];
+}
+
+export async function deleteAttribute(db: Db, storeId: string, id: string) {
+  if (!isId(id)) throw missing();
+  const row = await db.deleteFrom('attributes').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst();
+  if (!row) throw missing();
+  return { id: row.id };
+}
+
+export async function listAttributes(db: Db, storeId: string, query: AttributeListQuery) {
+  const base = db.selectFrom('attributes').select(COLUMNS).where('store_id', '=', storeId);
+  const { rows, pagination } = await runList(base, query, listSpec);
+  return { data: await toAttributeOutputs(db, storeId, rows, query.expand === 'values'), pagination };
+}

@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** Everything the process reads from its environment, validated once at start. */
+export interface Config {
+  host: string;
+  port: number;
+  databaseUrl: string | null;
+  dataDir: string;
+  jwtSecret: string;
+  publicUrl: string;
+  tokenTtl: number;
+  redisUrl: string | null;
+  rateLimit: number;
+  logLevel: string;
+  demo: boolean;
+  bodyLimit: number;
+  mediaMaxBytes: number;
+  mediaMaxImages: number;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function fail(name: string, why: string): never {
+  throw new ConfigError(`${name} ${why}`);
+}
+
+function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) fail(name, `must be an integer, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) fail(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function readNumber(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(value)) fail(name, `must be a number >= 0, got "${raw}"`);
+  return value;
+}
+
+function readUrl(env: Env, name: string, protocols: string[]): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    fail(name, 'is not a valid URL');
+  }
+  if (!protocols.includes(url.protocol)) fail(name, `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  return raw;
+}
+
+function readBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  return fail(name, `must be true or false, got "${raw}"`);
+}
+
+/** Embedded mode keeps one generated secret in the data dir so tokens survive restarts. */
+function embeddedJwtSecret(dataDir: string): string {
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+function readJwtSecret(env: Env, databaseUrl: string | null, dataDir: string): string {
+  const raw = env.STOREFRONT_JWT_SECRET;
+  if (raw !== undefined && raw !== '') {
+    if (Buffer.byteLength(raw) < 32) fail('STOREFRONT_JWT_SECRET', 'must be at least 32 bytes');
+    return raw;
+  }
+  if (databaseUrl) fail('STOREFRONT_JWT_SECRET', 'is required with DATABASE_URL (at least 32 bytes)');
+  return embeddedJwtSecret(dataDir);
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const host = env.HOST || '127.0.0.1';
+  const port = readInt(env, 'PORT', 3000, 0, 65535);
+  const databaseUrl = readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const dataDir = resolve(env.STOREFRONT_DATA_DIR || './data');
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) fail('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const publicUrl = readUrl(env, 'STOREFRONT_PUBLIC_URL', ['http:', 'https:']) ?? `http://${host}:${port}`;
+  return {
+    host,
+    port,
+    databaseUrl,
+    dataDir,
+    jwtSecret: readJwtSecret(env, databaseUrl, dataDir),
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    tokenTtl: readInt(env, 'STOREFRONT_TOKEN_TTL', 3600, 60, 31_536_000),
+    redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    rateLimit: readNumber(env, 'STOREFRONT_RATE_LIMIT', 50),
+    logLevel,
+    demo: readBoolean(env, 'STOREFRONT_DEMO', true),
+    bodyLimit: readInt(env, 'STOREFRONT_BODY_LIMIT', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    mediaMaxBytes: readInt(env, 'STOREFRONT_MEDIA_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    mediaMaxImages: readInt(env, 'STOREFRONT_MEDIA_MAX_IMAGES', 250, 1, 10_000),
+  };
+}

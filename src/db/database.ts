@@ -1,0 +1,74 @@
+import { join } from 'node:path';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { acquireDataDirLock } from './lock-file.js';
+import { PgliteWorkerClient } from './pglite-client.js';
+import { pgliteDialect } from './pglite-driver.js';
+import type { DB } from './schema.js';
+
+export type Db = Kysely<DB>;
+
+export interface Database {
+  db: Db;
+  engine: 'pglite' | 'postgres';
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+  poolSize?: number;
+}
+
+// PGlite runs without autovacuum: planner statistics and dead rows are kept in check on a timer.
+const VACUUM_EVERY_MS = 10 * 60 * 1000;
+
+async function openPglite(dataDir: string): Promise<Database> {
+  const release = acquireDataDirLock(dataDir);
+  let client: PgliteWorkerClient;
+  try {
+    client = new PgliteWorkerClient(join(dataDir, 'pg'));
+    await client.ready;
+  } catch (error) {
+    release();
+    throw error;
+  }
+  const db = new Kysely<DB>({ dialect: pgliteDialect(client) });
+  const vacuum = setInterval(() => {
+    sql`VACUUM ANALYZE`.execute(db).catch(() => undefined);
+  }, VACUUM_EVERY_MS);
+  vacuum.unref();
+  return {
+    db,
+    engine: 'pglite',
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: async () => {
+      clearInterval(vacuum);
+      await db.destroy();
+      release();
+    },
+  };
+}
+
+function openPostgres(url: string, poolSize: number): Database {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // A dropped idle connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    engine: 'postgres',
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  return openPglite(options.dataDir);
+}

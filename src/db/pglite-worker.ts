@@ -1,0 +1,47 @@
+// Runs PGlite off the main thread: its WASM engine blocks whatever thread it runs on.
+// Protocol: { id, sql, params? } in; { id, rows, affectedRows } or { id, error } out.
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+
+interface Request {
+  id: number;
+  sql: string;
+  params?: unknown[];
+  close?: boolean;
+}
+
+function serializeError(error: unknown): Record<string, unknown> {
+  const e = error as Record<string, unknown> & Error;
+  return { message: e.message, code: e.code, constraint: e.constraint, detail: e.detail, column: e.column };
+}
+
+async function main(): Promise<void> {
+  const port = parentPort;
+  if (!port) throw new Error('pglite-worker must run in a worker thread');
+  let db: PGlite;
+  try {
+    db = await PGlite.create({ dataDir: workerData.dataDir as string, extensions: { pg_trgm } });
+  } catch (error) {
+    port.postMessage({ id: 0, error: serializeError(error) });
+    return;
+  }
+  port.postMessage({ id: 0, ready: true });
+  port.on('message', async (request: Request) => {
+    if (request.close) {
+      await db.close().catch(() => undefined);
+      port.postMessage({ id: request.id, rows: [], affectedRows: 0 });
+      port.close();
+      return;
+    }
+    try {
+      // Like node-postgres: without parameters the simple protocol runs, so a script may hold many statements.
+      const result = request.params?.length ? await db.query(request.sql, request.params) : (await db.exec(request.sql)).at(-1);
+      port.postMessage({ id: request.id, rows: result?.rows ?? [], affectedRows: result?.affectedRows ?? 0 });
+    } catch (error) {
+      port.postMessage({ id: request.id, error: serializeError(error) });
+    }
+  });
+}
+
+void main();

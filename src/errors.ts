@@ -1,0 +1,156 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+
+export interface ErrorDetail {
+  field: string;
+  in: 'body' | 'query' | 'path' | 'header';
+  message: string;
+}
+
+/** The one error type: every non-2xx response is built from one of these. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (what = 'Resource') => new AppError(404, 'NOT_FOUND', `${what} not found`);
+
+export const validationError = (details: ErrorDetail[], message = 'Request validation failed') =>
+  new AppError(400, 'VALIDATION_ERROR', message, details);
+
+export const invalidField = (field: string, message: string, where: ErrorDetail['in'] = 'body') =>
+  validationError([{ field, in: where, message }]);
+
+export const duplicateValue = (field: string, message = `${field} is already taken in this store`) =>
+  new AppError(400, 'DUPLICATE_VALUE', message, [{ field, in: 'body', message }]);
+
+export const unauthorized = (message = 'Missing or invalid bearer credential') =>
+  new AppError(401, 'UNAUTHORIZED', message, [], { 'WWW-Authenticate': 'Bearer' });
+
+export const forbidden = (scope: string) => new AppError(403, 'FORBIDDEN', `This credential lacks the scope ${scope}`);
+
+export const rateLimited = (retryAfterSeconds: number) =>
+  new AppError(429, 'RATE_LIMITED', 'Too many requests', [], { 'Retry-After': String(Math.max(1, retryAfterSeconds)) });
+
+/**
+ * Unique constraints are named `<table>_<field>_key` in the migrations; this map turns the
+ * constraint of a unique violation into the API field that collided.
+ */
+const uniqueFields: Record<string, string> = {};
+
+export function registerUniqueConstraint(constraint: string, field: string): void {
+  uniqueFields[constraint] = field;
+}
+
+interface PgLikeError {
+  code?: string;
+  constraint?: string;
+}
+
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03']);
+
+/** PostgreSQL error codes are mapped here and only here. */
+export function fromDatabaseError(error: PgLikeError & Error): AppError | null {
+  const code = error.code ?? '';
+  if (code === '23505') {
+    const field = (error.constraint && uniqueFields[error.constraint]) || 'value';
+    return duplicateValue(field);
+  }
+  if (code === '23503') return invalidField('reference', 'A referenced record does not exist in this store');
+  if (code === '22P02' || code === '22003' || code === '22001') return invalidField('value', 'A value is out of range');
+  if (
+    UNAVAILABLE_CODES.has(code) ||
+    code.startsWith('08') ||
+    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(error.message)
+  ) {
+    return new AppError(503, 'SERVICE_UNAVAILABLE', 'The database is unavailable, retry shortly', [], { 'Retry-After': '1' });
+  }
+  return null;
+}
+
+interface AjvLikeError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+const PART_TO_LOCATION: Record<string, ErrorDetail['in']> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'header',
+};
+
+/** `/cartItems/0/price` -> `cartItems[0].price` */
+export function toFieldPath(instancePath: string, missing?: unknown): string {
+  const parts = instancePath.split('/').slice(1);
+  if (typeof missing === 'string') parts.push(missing);
+  return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
+}
+
+function describe(error: AjvLikeError): string {
+  if (error.keyword === 'required') return 'is required';
+  if (error.keyword === 'enum' && Array.isArray(error.params.allowedValues)) {
+    return `must be one of: ${error.params.allowedValues.filter((v) => v !== null).join(', ')}`;
+  }
+  return error.message ?? 'is invalid';
+}
+
+export function fromValidation(errors: AjvLikeError[], part: string): AppError {
+  const location = PART_TO_LOCATION[part] ?? 'body';
+  if (location === 'path') return notFound();
+  const seen = new Map<string, ErrorDetail>();
+  for (const error of errors) {
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
+    const field = toFieldPath(error.instancePath, error.params.missingProperty) || part;
+    if (!seen.has(field)) seen.set(field, { field, in: location, message: describe(error) });
+  }
+  return validationError([...seen.values()]);
+}
+
+const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'INVALID_JSON', 'Content-Length does not match the body'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'PAYLOAD_TOO_LARGE', 'The body is larger than the limit'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'INVALID_JSON', 'The body is empty but Content-Type is application/json'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'INVALID_JSON', 'The body is not valid JSON'],
+};
+
+export function toAppError(error: FastifyError & PgLikeError): AppError {
+  if (error instanceof AppError) return error;
+  if (error.validation) return fromValidation(error.validation as AjvLikeError[], error.validationContext ?? 'body');
+  const known = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
+  if (known) return new AppError(known[0], known[1], known[2]);
+  if (error instanceof SyntaxError && error.statusCode === 400) return new AppError(400, 'INVALID_JSON', 'The body is not valid JSON');
+  if (error.statusCode === 429) return rateLimited(1);
+  if (error.statusCode === 413) return new AppError(413, 'PAYLOAD_TOO_LARGE', 'The body is larger than the limit');
+  if (error.statusCode === 415) return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json');
+  const fromDb = fromDatabaseError(error);
+  if (fromDb) return fromDb;
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return new AppError(400, 'INVALID_JSON', error.message);
+  }
+  return new AppError(500, 'INTERNAL_ERROR', 'Internal server error');
+}
+
+export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply.status(error.status).send({
+    success: false,
+    error: { code: error.code, message: error.message, details: error.details },
+  });
+}
+
+/** The one error handler of the app. */
+export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const appError = toAppError(error);
+  if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+  return sendError(reply, appError);
+}

@@ -1,0 +1,16 @@
+import type { Database } from '../db/database.js';
+import { AppError } from '../errors.js';
+import type { App } from '../shared/http.js';
+
+export function registerHealthRoutes(app: App, database: Database): void {
+  const config = { public: true, rateLimit: false };
+  app.get('/healthz', { config, schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { config, schema: { hide: true } }, async () => {
+    try {
+      await database.ping();
+    } catch {
+      throw new AppError(503, 'SERVICE_UNAVAILABLE', 'The database is unavailable', [], { 'Retry-After': '1' });
+    }
+    return { status: 'ready', engine: database.engine };
+  });
+}

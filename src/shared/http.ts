@@ -1,0 +1,40 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** What a resource's routes need: handed to each `register…Routes` explicitly, no container. */
+export interface AppContext {
+  db: Db;
+  config: Config;
+}
+
+export interface Auth {
+  storeId: string;
+  scopes: readonly string[];
+  kind: 'token' | 'key';
+  /** the credential's identity for rate limiting and logs (admin id or key id) */
+  principal: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: Auth;
+  }
+  interface FastifyContextConfig {
+    /** no bearer credential needed */
+    public?: boolean;
+    /** the scope an API key needs for this route */
+    scope?: string;
+    /** only an access token may call this route, never an API key */
+    tokenOnly?: boolean;
+  }
+}

@@ -1,0 +1,36 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { DB } from '../db/schema.js';
+import { type ErrorDetail, validationError } from '../errors.js';
+import { isId } from './ids.js';
+
+type StoreTable = { [K in keyof DB]: DB[K] extends { store_id: string; id: string } ? K : never }[keyof DB];
+
+const MESSAGE = 'must be the id of an existing record of this store';
+
+/**
+ * The ids among `ids` that do not name a record of the caller's store, as `field[i]` details
+ * (or `field` alone when `single`). Another store's id is indistinguishable from a missing one.
+ */
+export async function missingReferences(
+  db: Db,
+  table: StoreTable,
+  storeId: string,
+  ids: string[],
+  field: string,
+  single = false,
+): Promise<ErrorDetail[]> {
+  const valid = [...new Set(ids.filter(isId))];
+  const found = valid.length
+    ? await sql<{ id: string }>`select id from ${sql.table(table)} where store_id = ${storeId} and id = any(${valid}::text[])`.execute(db)
+    : { rows: [] };
+  const known = new Set(found.rows.map((row) => row.id));
+  return ids.flatMap((id, index) =>
+    known.has(id) ? [] : [{ field: single ? field : `${field}[${index}]`, in: 'body' as const, message: MESSAGE }],
+  );
+}
+
+export async function assertReference(db: Db, table: StoreTable, storeId: string, id: string, field: string): Promise<void> {
+  const details = await missingReferences(db, table, storeId, [id], field, true);
+  if (details.length) throw validationError(details);
+}
