@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { issueAccessToken } from '../src/auth/tokens.js';
+import { type Config, loadConfig } from '../src/config.js';
+import { type Database, openDatabase } from '../src/db/database.js';
+import type { App } from '../src/shared/http.js';
+import { createAdmin, createStore } from '../src/stores/stores.service.js';
+
+export const engine = (process.env.TEST_ENGINE ?? 'pglite') as 'pglite' | 'postgres';
+
+export interface TestStore {
+  id: string;
+  slug: string;
+  email: string;
+  password: string;
+  token: string;
+}
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+  headers: LightMyRequestResponse['headers'];
+}
+
+export interface TestContext {
+  app: App;
+  database: Database;
+  config: Config;
+  /** a new store with one admin and an access token: every test makes its own */
+  newStore(): Promise<TestStore>;
+  /** a request as the store's admin (or with `credential` as the bearer) */
+  call<T = any>(store: TestStore | string | null, method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
+  close(): Promise<void>;
+}
+
+export function uniqueSlug(prefix = 's'): string {
+  return `${prefix}-${randomBytes(5).toString('hex')}`;
+}
+
+/** A fresh data dir with the run's migrated template copied in (PGlite), or the run's database (PostgreSQL). */
+export async function openTestDatabase(): Promise<{ database: Database; dataDir: string; cleanup: () => void }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'storefront-data-'));
+  if (engine === 'pglite') cpSync(inject('pgliteTemplate'), dataDir, { recursive: true });
+  const database = await openDatabase({ databaseUrl: engine === 'postgres' ? inject('postgresUrl') : null, dataDir });
+  return { database, dataDir, cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };
+}
+
+export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
+  const base = loadConfig({ STOREFRONT_DATA_DIR: dataDir, STOREFRONT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent' });
+  return { ...base, rateLimit: 0, publicUrl: 'http://storefront.test', ...overrides };
+}
+
+export async function setupTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
+  const { database, dataDir, cleanup } = await openTestDatabase();
+  const config = testConfig(dataDir, overrides);
+  const app = await buildApp({ config, database, redisPrefix: `storefront-test:${inject('runId')}:${randomBytes(4).toString('hex')}:` });
+  await app.ready();
+
+  const newStore = async (): Promise<TestStore> => {
+    const slug = uniqueSlug();
+    const email = `admin@${slug}.test`;
+    const password = `pw-${randomBytes(8).toString('hex')}`;
+    const store = await createStore(database.db, { slug, name: `Store ${slug}` });
+    const admin = await createAdmin(database.db, store.id, { email, password });
+    const token = await issueAccessToken({ storeId: store.id, adminId: admin.id }, config.jwtSecret, config.tokenTtl);
+    return { id: store.id, slug, email, password, token };
+  };
+
+  const call: TestContext['call'] = async (store, method, url, body, headers = {}) => {
+    const credential = typeof store === 'string' ? store : store?.token;
+    const response = await app.inject({
+      method: method as 'GET',
+      url: url.startsWith('/api/v1') || url.startsWith('/media') || url.startsWith('/docs') || url.endsWith('z') ? url : `/api/v1${url}`,
+      headers: { ...(credential ? { authorization: `Bearer ${credential}` } : {}), ...headers },
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
+    const text = response.body;
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.statusCode, body: parsed as never, headers: response.headers };
+  };
+
+  return {
+    app,
+    database,
+    config,
+    newStore,
+    call,
+    close: async () => {
+      await app.close();
+      await database.close();
+      cleanup();
+    },
+  };
+}
+
+/** Asserts the error envelope of CONTRACT §3 and returns its error. */
+export function expectError(reply: Reply, status: number, code: string) {
+  if (reply.status !== status || reply.body?.error?.code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${reply.status} ${JSON.stringify(reply.body)}`);
+  }
+  if (reply.body.success !== false || !Array.isArray(reply.body.error.details) || typeof reply.body.error.message !== 'string') {
+    throw new Error(`malformed error envelope: ${JSON.stringify(reply.body)}`);
+  }
+  return reply.body.error as { code: string; message: string; details: { field: string; in: string; message: string }[] };
+}
