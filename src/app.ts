@@ -5,13 +5,16 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyRequest, LogController } from 'fastify';
 import { Redis } from 'ioredis';
+import { registerAddressRoutes } from './addresses/addresses.routes.js';
 import { registerApiKeyRoutes } from './api-keys/api-keys.routes.js';
 import { registerAttributeSetRoutes } from './attribute-sets/attribute-sets.routes.js';
 import { registerAttributeRoutes } from './attributes/attributes.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { authenticate, bearerOf } from './auth/credentials.js';
 import { createLoginThrottle } from './auth/throttle.js';
+import { registerCollectionRoutes } from './collections/collections.routes.js';
 import type { Config } from './config.js';
+import { registerCustomerRoutes } from './customers/customers.routes.js';
 import type { Database } from './db/database.js';
 import { handleError, rateLimited } from './errors.js';
 import { registerHealthRoutes } from './http/health.js';
@@ -19,6 +22,9 @@ import { loggerOptions } from './http/logging.js';
 import { openApiOptions } from './http/openapi.js';
 import { createRouteMirror } from './http/routing.js';
 import { validatorCompiler } from './http/validation.js';
+import { registerMediaRoutes } from './media/media.routes.js';
+import { registerOrderRoutes } from './orders/orders.routes.js';
+import { registerProductRoutes } from './products/products.routes.js';
 import type { App, AppContext } from './shared/http.js';
 
 export interface BuildOptions {
@@ -87,6 +93,7 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:' }
   await app.register(swaggerUi, { routePrefix: '/docs' });
   await registerRateLimit(app, config, redis, redisPrefix);
   registerHealthRoutes(app, database);
+  await registerMediaRoutes(app, ctx);
 
   await app.register(
     async (api: App) => {
@@ -96,6 +103,11 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:' }
       await registerApiKeyRoutes(api, ctx);
       await registerAttributeSetRoutes(api, ctx);
       await registerAttributeRoutes(api, ctx);
+      await registerProductRoutes(api, ctx);
+      await registerCollectionRoutes(api, ctx);
+      await registerCustomerRoutes(api, ctx);
+      await registerAddressRoutes(api, ctx);
+      await registerOrderRoutes(api, ctx);
     },
     { prefix: '/api/v1' },
   );

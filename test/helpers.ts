@@ -34,7 +34,13 @@ export interface TestContext {
   /** a new store with one admin and an access token: every test makes its own */
   newStore(): Promise<TestStore>;
   /** a request as the store's admin (or with `credential` as the bearer) */
-  call<T = any>(store: TestStore | string | null, method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<Reply<T>>;
+  call<T = any>(
+    store: TestStore | string | null,
+    method: string,
+    url: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<Reply<T>>;
   close(): Promise<void>;
 }
 

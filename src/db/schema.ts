@@ -1,4 +1,8 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { CollectionTables } from '../collections/collections.tables.js';
+import type { CustomerTables } from '../customers/customers.tables.js';
+import type { OrderTables } from '../orders/orders.tables.js';
+import type { ProductTables } from '../products/products.tables.js';
 
 /** Kysely's view of the tables in migrations/. Timestamps come back as Date from both drivers. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -60,7 +64,7 @@ export interface AttributeValueTable {
   created_at: Timestamp;
 }
 
-export interface DB {
+export interface FoundationTables {
   stores: StoreTable;
   admins: AdminTable;
   api_keys: ApiKeyTable;
@@ -68,3 +72,6 @@ export interface DB {
   attributes: AttributeTable;
   attribute_values: AttributeValueTable;
 }
+
+/** Every table: the foundation's here, the others beside their resource. */
+export interface DB extends FoundationTables, ProductTables, CollectionTables, CustomerTables, OrderTables {}

@@ -1,0 +1,5 @@
+import type { App, AppContext } from '../shared/http.js';
+
+export async function registerProductRoutes(_app: App, _ctx: AppContext): Promise<void> {
+  // routes of this resource are registered here
+}

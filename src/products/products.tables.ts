@@ -1,0 +1,69 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** NUMERIC comes back as a string from both drivers (exact); numbers go in. */
+type Numeric = ColumnType<string, number | string, number | string>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface ProductOption {
+  name: string;
+  values: string[];
+}
+
+export interface ReturnConfig {
+  useGlobalConfig: boolean;
+  returnable: boolean;
+  exchangeable: boolean;
+  customReturnWindow: number | null;
+}
+
+export interface ProductTable {
+  store_id: string;
+  id: string;
+  title: string;
+  handle: string;
+  description: string | null;
+  status: Generated<string>;
+  badge: string | null;
+  price: Numeric | null;
+  compare_price: Numeric | null;
+  total_stock: number | null;
+  images: ColumnType<string[], string[] | undefined, string[]>;
+  size_chart: string | null;
+  attribute_set_id: string | null;
+  options: Json<ProductOption[]>;
+  meta_title: string | null;
+  meta_description: string | null;
+  meta_keywords: string | null;
+  return_config: Json<ReturnConfig>;
+  average_rating: ColumnType<string, number | string | undefined, number | string>;
+  total_reviews: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface VariantTable {
+  store_id: string;
+  id: string;
+  product_id: string;
+  position: number;
+  attributes: Json<Record<string, string>>;
+  price: Numeric | null;
+  sale_price: Numeric | null;
+  stock: Generated<number>;
+  sku: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface VariantAttributeValueTable {
+  store_id: string;
+  variant_id: string;
+  attribute_value_id: string;
+}
+
+export interface ProductTables {
+  products: ProductTable;
+  variants: VariantTable;
+  variant_attribute_values: VariantAttributeValueTable;
+}
