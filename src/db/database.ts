@@ -48,6 +48,8 @@ async function openPglite(dataDir: string): Promise<Database> {
     close: async () => {
       clearInterval(vacuum);
       await db.destroy();
+      // Kysely only tears down a driver it has used; the worker must stop either way.
+      await client.close();
       release();
     },
   };
@@ -64,7 +66,11 @@ function openPostgres(url: string, poolSize: number): Database {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      // Kysely only ends a pool it has used.
+      if (!pool.ended) await pool.end();
+    },
   };
 }
 

@@ -1,0 +1,56 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+
+const dataDir = () => mkdtempSync(join(tmpdir(), 'storefront-config-'));
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({ STOREFRONT_DATA_DIR: dataDir() });
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 3000,
+      databaseUrl: null,
+      publicUrl: 'http://127.0.0.1:3000',
+      tokenTtl: 3600,
+      rateLimit: 50,
+      redisUrl: null,
+      demo: true,
+    });
+  });
+
+  it('generates the embedded JWT secret once and keeps it in the data dir (0600)', () => {
+    const dir = dataDir();
+    const first = loadConfig({ STOREFRONT_DATA_DIR: dir }).jwtSecret;
+    expect(loadConfig({ STOREFRONT_DATA_DIR: dir }).jwtSecret).toBe(first);
+    expect(readFileSync(join(dir, 'jwt-secret'), 'utf8')).toBe(first);
+    expect(statSync(join(dir, 'jwt-secret')).mode & 0o777).toBe(0o600);
+  });
+
+  it('requires a strong secret with DATABASE_URL', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://x@localhost/db' })).toThrow(/^STOREFRONT_JWT_SECRET is required/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://x@localhost/db', STOREFRONT_JWT_SECRET: 'short' })).toThrow(/at least 32 bytes/);
+    expect(loadConfig({ DATABASE_URL: 'postgres://x@localhost/db', STOREFRONT_JWT_SECRET: 'x'.repeat(32) }).databaseUrl).toBe(
+      'postgres://x@localhost/db',
+    );
+  });
+
+  it('names the wrong variable in one line', () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ PORT: 'abc' }, /^PORT must be an integer/],
+      [{ PORT: '70000' }, /^PORT must be between/],
+      [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL must start with postgres/],
+      [{ REDIS_URL: 'nope' }, /^REDIS_URL is not a valid URL/],
+      [{ STOREFRONT_RATE_LIMIT: '-1' }, /^STOREFRONT_RATE_LIMIT must be a number/],
+      [{ STOREFRONT_TOKEN_TTL: '1.5' }, /^STOREFRONT_TOKEN_TTL must be an integer/],
+      [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
+      [{ STOREFRONT_DEMO: 'maybe' }, /^STOREFRONT_DEMO must be true or false/],
+      [{ STOREFRONT_PUBLIC_URL: 'ftp://x' }, /^STOREFRONT_PUBLIC_URL must start with http/],
+    ];
+    for (const [env, message] of cases) {
+      expect(() => loadConfig({ STOREFRONT_DATA_DIR: dataDir(), ...env })).toThrow(message);
+    }
+  });
+});
