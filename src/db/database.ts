@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -24,12 +25,24 @@ export interface DatabaseOptions {
 // PGlite runs without autovacuum: planner statistics and dead rows are kept in check on a timer.
 const VACUUM_EVERY_MS = 10 * 60 * 1000;
 
+/**
+ * initdb leaves ~600 MB of WASM memory behind in its worker, so a brand-new data dir is created by a
+ * first worker that then stops, and the server runs on a fresh one.
+ */
+async function startPgliteWorker(pgDir: string): Promise<PgliteWorkerClient> {
+  const fresh = !existsSync(join(pgDir, 'PG_VERSION'));
+  const client = new PgliteWorkerClient(pgDir);
+  await client.ready;
+  if (!fresh) return client;
+  await client.close();
+  return startPgliteWorker(pgDir);
+}
+
 async function openPglite(dataDir: string): Promise<Database> {
   const release = acquireDataDirLock(dataDir);
   let client: PgliteWorkerClient;
   try {
-    client = new PgliteWorkerClient(join(dataDir, 'pg'));
-    await client.ready;
+    client = await startPgliteWorker(join(dataDir, 'pg'));
   } catch (error) {
     release();
     throw error;
