@@ -1,5 +1,76 @@
+import { ok } from '../shared/envelope.js';
 import type { App, AppContext } from '../shared/http.js';
+import { IdParams } from '../shared/schema.js';
+import { AddressArrayEnvelope, AddressBody, AddressEnvelope, CustomerIdParams, NullEnvelope } from './addresses.schema.js';
+import { createAddress, deleteAddress, getAddress, listAddresses, updateAddress } from './addresses.service.js';
 
-export async function registerAddressRoutes(_app: App, _ctx: AppContext): Promise<void> {
-  // routes of this resource are registered here
+const tags = ['Addresses'];
+// Addresses are part of the customer resource (CONTRACT §4).
+const read = { scope: 'customers:read' };
+const write = { scope: 'customers:write' };
+
+export async function registerAddressRoutes(app: App, { db }: AppContext): Promise<void> {
+  app.get(
+    '/customers/:customerId/addresses',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "List a customer's addresses (newest first, no pagination)",
+        params: CustomerIdParams,
+        response: { 200: AddressArrayEnvelope },
+      },
+    },
+    async (request) => ok(await listAddresses(db, request.auth.storeId, request.params.customerId)),
+  );
+  app.post(
+    '/customers/:customerId/addresses',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Add an address to a customer (the first one is the default)',
+        params: CustomerIdParams,
+        body: AddressBody,
+        response: { 201: AddressEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const { storeId } = request.auth;
+      const created = await db.transaction().execute((trx) => createAddress(trx, storeId, request.params.customerId, request.body));
+      return reply.status(201).send(ok(created));
+    },
+  );
+  app.get(
+    '/addresses/:id',
+    { config: read, schema: { tags, summary: 'Get an address', params: IdParams, response: { 200: AddressEnvelope } } },
+    async (request) => ok(await getAddress(db, request.auth.storeId, request.params.id)),
+  );
+  app.patch(
+    '/addresses/:id',
+    {
+      config: write,
+      schema: { tags, summary: 'Update an address', params: IdParams, body: AddressBody, response: { 200: AddressEnvelope } },
+    },
+    async (request) => {
+      const { storeId } = request.auth;
+      return ok(await db.transaction().execute((trx) => updateAddress(trx, storeId, request.params.id, request.body)));
+    },
+  );
+  app.delete(
+    '/addresses/:id',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Delete an address (the most recent remaining one becomes the default)',
+        params: IdParams,
+        response: { 200: NullEnvelope },
+      },
+    },
+    async (request) => {
+      const { storeId } = request.auth;
+      return ok(await db.transaction().execute((trx) => deleteAddress(trx, storeId, request.params.id)));
+    },
+  );
 }

@@ -1,5 +1,57 @@
+import { hashPassword } from '../auth/passwords.js';
+import { ok, okList } from '../shared/envelope.js';
 import type { App, AppContext } from '../shared/http.js';
+import { IdParams } from '../shared/schema.js';
+import { CreateCustomerBody, CustomerEnvelope, CustomerListEnvelope, CustomerListQuery, UpdateCustomerBody } from './customers.schema.js';
+import { createCustomer, getCustomer, listCustomers, updateCustomer } from './customers.service.js';
 
-export async function registerCustomerRoutes(_app: App, _ctx: AppContext): Promise<void> {
-  // routes of this resource are registered here
+const tags = ['Customers'];
+const read = { scope: 'customers:read' };
+const write = { scope: 'customers:write' };
+
+// No DELETE: SPEC shows none (customers own order history); the router answers 405 with Allow.
+export async function registerCustomerRoutes(app: App, { db }: AppContext): Promise<void> {
+  app.get(
+    '/customers',
+    { config: read, schema: { tags, summary: 'List customers', querystring: CustomerListQuery, response: { 200: CustomerListEnvelope } } },
+    async (request) => {
+      const { data, pagination } = await listCustomers(db, request.auth.storeId, request.query);
+      return okList(data, pagination);
+    },
+  );
+  app.post(
+    '/customers',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Create a customer (with an optional first address)',
+        body: CreateCustomerBody,
+        response: { 201: CustomerEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const { storeId } = request.auth;
+      // The same memory-hard hash as admins, computed before the transaction opens.
+      const passwordHash = await hashPassword(request.body.password);
+      const created = await db.transaction().execute((trx) => createCustomer(trx, storeId, request.body, passwordHash));
+      return reply.status(201).send(ok(created));
+    },
+  );
+  app.get(
+    '/customers/:id',
+    { config: read, schema: { tags, summary: 'Get a customer', params: IdParams, response: { 200: CustomerEnvelope } } },
+    async (request) => ok(await getCustomer(db, request.auth.storeId, request.params.id)),
+  );
+  app.patch(
+    '/customers/:id',
+    {
+      config: write,
+      schema: { tags, summary: 'Update a customer', params: IdParams, body: UpdateCustomerBody, response: { 200: CustomerEnvelope } },
+    },
+    async (request) => {
+      const { storeId } = request.auth;
+      return ok(await db.transaction().execute((trx) => updateCustomer(trx, storeId, request.params.id, request.body)));
+    },
+  );
 }

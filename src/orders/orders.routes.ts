@@ -1,5 +1,60 @@
+import { ok, okList } from '../shared/envelope.js';
 import type { App, AppContext } from '../shared/http.js';
+import { IdParams } from '../shared/schema.js';
+import { CreateOrderBody, OrderEnvelope, OrderListEnvelope, OrderListQuery, UpdateOrderBody } from './orders.schema.js';
+import { createOrder, getOrder, listOrders, updateOrder } from './orders.service.js';
 
-export async function registerOrderRoutes(_app: App, _ctx: AppContext): Promise<void> {
-  // routes of this resource are registered here
+const tags = ['Orders'];
+const read = { scope: 'orders:read' };
+const write = { scope: 'orders:write' };
+
+// No DELETE: orders are history (SPEC shows none); the router answers 405 with Allow.
+export async function registerOrderRoutes(app: App, { db }: AppContext): Promise<void> {
+  app.get(
+    '/orders',
+    { config: read, schema: { tags, summary: 'List orders', querystring: OrderListQuery, response: { 200: OrderListEnvelope } } },
+    async (request) => {
+      const { data, pagination } = await listOrders(db, request.auth.storeId, request.query);
+      return okList(data, pagination);
+    },
+  );
+  app.post(
+    '/orders',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Create an order (custom checkout or migration)',
+        body: CreateOrderBody,
+        response: { 201: OrderEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const { storeId } = request.auth;
+      const created = await db.transaction().execute((trx) => createOrder(trx, storeId, request.body));
+      return reply.status(201).send(ok(created));
+    },
+  );
+  app.get(
+    '/orders/:id',
+    { config: read, schema: { tags, summary: 'Get an order', params: IdParams, response: { 200: OrderEnvelope } } },
+    async (request) => ok(await getOrder(db, request.auth.storeId, request.params.id)),
+  );
+  app.patch(
+    '/orders/:id',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Update status, payment status, tracking (replaced) and refund (merged)',
+        params: IdParams,
+        body: UpdateOrderBody,
+        response: { 200: OrderEnvelope },
+      },
+    },
+    async (request) => {
+      const { storeId } = request.auth;
+      return ok(await db.transaction().execute((trx) => updateOrder(trx, storeId, request.params.id, request.body)));
+    },
+  );
 }

@@ -1,4 +1,5 @@
 import { type Static, type TObject, type TProperties, type TSchema, Type } from '@sinclair/typebox';
+import type { ErrorDetail } from '../errors.js';
 
 /** Schema helpers shared by every resource: one schema per shape validates, types, serializes and documents. */
 
@@ -6,6 +7,28 @@ export const ID_PATTERN = '^[0-9a-f]{24}$';
 export const Id = Type.String({ pattern: ID_PATTERN });
 export const IdParams = Type.Object({ id: Type.String({ pattern: ID_PATTERN }) });
 export const Timestamp = Type.String({ format: 'date-time' });
+
+/** A caller-supplied creation time of an imported record: checked by `pastTimestampDetails`. */
+export const PastTimestamp = Type.String({ format: 'date-time', description: 'a date-time in the past (1970 or later)' });
+const EPOCH = 0;
+// A caller stamping a record "now" with a clock slightly ahead of ours is not refused.
+const CLOCK_SKEW_MS = 60_000;
+
+/** Problems with a `PastTimestamp` value, as error details (none when it is fine or absent). */
+export function pastTimestampDetails(value: string | null | undefined, field: string): ErrorDetail[] {
+  if (value == null) return [];
+  const time = Date.parse(value);
+  if (Number.isNaN(time) || time < EPOCH) return [{ field, in: 'body', message: 'must be a date-time from 1970 on' }];
+  if (time > Date.now() + CLOCK_SKEW_MS) return [{ field, in: 'body', message: 'must not be in the future' }];
+  return [];
+}
+
+/** createdAt (the supplied past time, or now) and updatedAt (now: the record is written now, never before it was created). */
+export function creationTimes(supplied: string | null | undefined): { createdAt: Date; updatedAt: Date } {
+  const now = new Date();
+  const createdAt = supplied == null ? now : new Date(supplied);
+  return { createdAt, updatedAt: createdAt > now ? createdAt : now };
+}
 
 /** `T | null` as a JSON-Schema type list, so validation errors name one rule instead of an anyOf. */
 export function Nullable<T extends TSchema>(schema: T) {

@@ -1,0 +1,59 @@
+import type { Selectable, Updateable } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import { iso } from '../shared/envelope.js';
+import { ilikeAny, type ListSpec } from '../shared/list.js';
+import type { Customer, UpdateCustomerInput } from './customers.schema.js';
+import type { CustomerTable } from './customers.tables.js';
+
+// The password hash is never selected for output.
+export const COLUMNS = [
+  'id',
+  'user_name',
+  'email',
+  'first_name',
+  'last_name',
+  'business_name',
+  'phone_number',
+  'role',
+  'created_at',
+  'updated_at',
+] as const;
+type Row = Pick<Selectable<CustomerTable>, (typeof COLUMNS)[number]>;
+
+export const listSpec: ListSpec = {
+  sorts: { createdAt: sql`created_at` },
+  idColumn: sql`id`,
+  search: ilikeAny(['user_name', 'email', 'first_name', 'last_name', 'phone_number', 'business_name']),
+};
+
+export function toCustomerOutput(row: Row): Customer {
+  return {
+    id: row.id,
+    userName: row.user_name,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    businessName: row.business_name,
+    phoneNumber: row.phone_number,
+    role: row.role,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+/** The supplied profile fields as column values; absent ones are left out so PATCH keeps them. */
+export function toProfileColumns(input: UpdateCustomerInput): Updateable<CustomerTable> {
+  const columns: Record<string, unknown> = {
+    email: input.email,
+    first_name: input.firstName,
+    last_name: input.lastName,
+    business_name: input.businessName,
+    phone_number: input.phoneNumber,
+  };
+  return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
+}
+
+export function selectCustomers(db: Db, storeId: string) {
+  return db.selectFrom('customers').select(COLUMNS).where('store_id', '=', storeId);
+}
