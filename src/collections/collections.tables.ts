@@ -18,6 +18,7 @@ export interface CollectionTable {
   collection_type: ColumnType<string, string | undefined, string>;
   parent_id: string | null;
   match_type: string | null;
+  /** jsonb: parsed on the way out, JSON text on the way in */
   conditions: ColumnType<CollectionCondition[], string | undefined, string>;
   meta_title: string | null;
   meta_description: string | null;
@@ -30,6 +31,10 @@ export interface ProductCollectionTable {
   store_id: string;
   collection_id: string;
   product_id: string;
+  /** place in the collection's selectedProducts */
+  collection_position: number;
+  /** place in the product's selectedCollection */
+  product_position: number;
   created_at: ColumnType<Date, Date | string | undefined, never>;
 }
 

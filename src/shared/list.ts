@@ -19,7 +19,7 @@ function withDescending(sorts: readonly string[]): string[] {
 }
 
 /** The query-string schema of a list endpoint: page, limit, search, sort (only the listed values), extra filters. */
-export function ListQuery<T extends TProperties>(sortKeys: readonly string[], filters: T = {} as T) {
+export function ListQuery<T extends TProperties = Record<never, never>>(sortKeys: readonly string[], filters: T = {} as T) {
   return Type.Object({
     page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
     limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: 25 }),
@@ -40,7 +40,12 @@ export interface ListSpec {
 
 /** `%`, `_` and `\` are literal characters in a search term. */
 export function likePattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, '\\$&')}%`;
+  return `%${escapeLike(term)}%`;
+}
+
+/** `term` as a LIKE/ILIKE pattern matching itself only (callers add their own `%`). */
+export function escapeLike(term: string): string {
+  return term.replace(/[\\%_]/g, '\\$&');
 }
 
 /** `col1 ILIKE p OR col2 ILIKE p …` over fixed column names. */

@@ -1,0 +1,137 @@
+import type { Db } from '../db/database.js';
+import { notFound, registerUniqueConstraint, validationError } from '../errors.js';
+import { storeMedia } from '../media/ingest.js';
+import { isId, newId } from '../shared/ids.js';
+import { runList } from '../shared/list.js';
+import { fieldDetails, type ImageUploads, type ResolvedRules, referenceDetails, resolveRules } from './collections.checks.js';
+import type { Collection, CollectionListQuery, CreateCollectionInput, UpdateCollectionInput } from './collections.schema.js';
+import { COLUMNS, type CollectionRow, listSpec, selectCollections, toCollectionOutput } from './collections.sql.js';
+import { generateHandle } from './handles.js';
+import { lockStoreCollections } from './hierarchy.js';
+import { replaceMemberships } from './membership.js';
+
+registerUniqueConstraint('collections_handle_key', 'handle');
+
+const missing = () => notFound('Collection');
+
+/**
+ * Every check of a write at once; throws one 400 naming all the wrong fields. Only a valid
+ * request writes its image bytes (content-addressed, so a later rollback leaves a harmless file).
+ */
+async function check(db: Db, storeId: string, input: UpdateCollectionInput, current: CollectionRow | null, uploads: ImageUploads) {
+  const rules = resolveRules(input, current);
+  const fields = fieldDetails(input, uploads);
+  const details = [...fields.details, ...rules.details, ...(await referenceDetails(db, storeId, input, rules.type, current?.id ?? null))];
+  if (details.length) throw validationError(details);
+  await storeMedia(uploads.store, fields.pending);
+  return { rules: rules as ResolvedRules, handle: fields.handle, image: fields.image };
+}
+
+/** The columns every write sets from the input when supplied (the rest is left as stored). */
+function plainColumns(input: UpdateCollectionInput, image: string | null | undefined) {
+  return {
+    ...(input.title !== undefined ? { title: input.title.trim() } : {}),
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(image !== undefined ? { image } : {}),
+    ...(input.parentCollection !== undefined ? { parent_id: input.parentCollection } : {}),
+    ...(input.metaTitle !== undefined ? { meta_title: input.metaTitle } : {}),
+    ...(input.metaDescription !== undefined ? { meta_description: input.metaDescription } : {}),
+    ...(input.metaKeywords !== undefined ? { meta_keywords: input.metaKeywords } : {}),
+  };
+}
+
+const ruleColumns = (rules: ResolvedRules) => ({
+  collection_type: rules.type,
+  match_type: rules.matchType,
+  conditions: JSON.stringify(rules.conditions.map(({ field, operator, value }) => ({ field, operator, value }))),
+});
+
+async function findRow(db: Db, storeId: string, id: string): Promise<CollectionRow> {
+  const row = isId(id)
+    ? await db.selectFrom('collections').select(COLUMNS).where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst()
+    : undefined;
+  if (!row) throw missing();
+  return row;
+}
+
+export async function getCollection(db: Db, storeId: string, id: string): Promise<Collection> {
+  const row = isId(id) ? await selectCollections(db, storeId).where('id', '=', id).executeTakeFirst() : undefined;
+  if (!row) throw missing();
+  return toCollectionOutput(row);
+}
+
+/** Call inside a transaction: the row, its handle and its memberships are written together. */
+export async function createCollection(db: Db, storeId: string, input: CreateCollectionInput, uploads: ImageUploads): Promise<Collection> {
+  await lockStoreCollections(db, storeId);
+  const { rules, handle, image } = await check(db, storeId, input, null, uploads);
+  const id = newId();
+  const now = new Date();
+  await db
+    .insertInto('collections')
+    .values({
+      store_id: storeId,
+      id,
+      title: input.title.trim(),
+      handle: handle ?? (await generateHandle(db, storeId, input.title)),
+      ...plainColumns(input, image),
+      ...ruleColumns(rules),
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  if (rules.type === 'manual' && input.selectedProducts?.length) {
+    await replaceMemberships(db, storeId, 'collection', id, input.selectedProducts);
+  }
+  return getCollection(db, storeId, id);
+}
+
+/**
+ * Call inside a transaction. Switching a manual collection to smart removes its manual
+ * memberships: a smart collection's members are its rules' matches and nothing else.
+ */
+export async function updateCollection(
+  db: Db,
+  storeId: string,
+  id: string,
+  input: UpdateCollectionInput,
+  uploads: ImageUploads,
+): Promise<Collection> {
+  if (!isId(id)) throw missing();
+  await lockStoreCollections(db, storeId);
+  const current = await findRow(db, storeId, id);
+  const { rules, handle, image } = await check(db, storeId, input, current, uploads);
+  await db
+    .updateTable('collections')
+    .set({ ...plainColumns(input, image), ...(handle !== undefined ? { handle } : {}), ...ruleColumns(rules), updated_at: new Date() })
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .execute();
+  if (rules.type === 'smart' && current.collection_type === 'manual') await replaceMemberships(db, storeId, 'collection', id, []);
+  if (rules.type === 'manual' && input.selectedProducts !== undefined) {
+    await replaceMemberships(db, storeId, 'collection', id, input.selectedProducts);
+  }
+  return getCollection(db, storeId, id);
+}
+
+/**
+ * Call inside a transaction. Children are detached (their parentCollection becomes null and,
+ * as their own field changed, their updatedAt moves); memberships go with the row (FK cascade).
+ */
+export async function deleteCollection(db: Db, storeId: string, id: string): Promise<{ id: string }> {
+  if (!isId(id)) throw missing();
+  await lockStoreCollections(db, storeId);
+  await db
+    .updateTable('collections')
+    .set({ parent_id: null, updated_at: new Date() })
+    .where('store_id', '=', storeId)
+    .where('parent_id', '=', id)
+    .execute();
+  const row = await db.deleteFrom('collections').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst();
+  if (!row) throw missing();
+  return { id: row.id };
+}
+
+export async function listCollections(db: Db, storeId: string, query: CollectionListQuery) {
+  const { rows, pagination } = await runList(selectCollections(db, storeId), query, listSpec);
+  return { data: rows.map(toCollectionOutput), pagination };
+}
