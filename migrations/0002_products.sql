@@ -11,7 +11,7 @@ CREATE TABLE products (
   badge text,
   price numeric CHECK (price >= 0),
   compare_price numeric CHECK (compare_price >= 0),
-  total_stock integer,
+  total_stock integer CHECK (total_stock >= 0),
   images text[] NOT NULL DEFAULT '{}',
   size_chart text,
   attribute_set_id text,
@@ -44,12 +44,14 @@ CREATE TABLE variants (
   attributes jsonb NOT NULL,
   price numeric CHECK (price >= 0),
   sale_price numeric CHECK (sale_price >= 0),
-  stock integer NOT NULL DEFAULT 0,
+  stock integer NOT NULL DEFAULT 0 CHECK (stock >= 0),
   sku text,
   created_at timestamptz(3) NOT NULL,
   updated_at timestamptz(3) NOT NULL,
   PRIMARY KEY (store_id, id),
-  FOREIGN KEY (store_id, product_id) REFERENCES products (store_id, id) ON DELETE CASCADE
+  FOREIGN KEY (store_id, product_id) REFERENCES products (store_id, id) ON DELETE CASCADE,
+  -- sale_price is the variant's compare-at price, held to the product's rule
+  CHECK (sale_price IS NULL OR price IS NULL OR sale_price >= price)
 );
 CREATE INDEX variants_product_idx ON variants (store_id, product_id, position);
 CREATE INDEX variants_sku_trgm ON variants USING gin (sku gin_trgm_ops);

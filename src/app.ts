@@ -23,6 +23,7 @@ import { openApiOptions } from './http/openapi.js';
 import { createRouteMirror } from './http/routing.js';
 import { validatorCompiler } from './http/validation.js';
 import { registerMediaRoutes } from './media/media.routes.js';
+import { createMediaStore } from './media/store.js';
 import { registerOrderRoutes } from './orders/orders.routes.js';
 import { registerProductRoutes } from './products/products.routes.js';
 import type { App, AppContext } from './shared/http.js';
@@ -78,7 +79,7 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:' }
     await redis?.quit().catch(() => undefined);
   });
 
-  const ctx: AppContext = { db: database.db, config };
+  const ctx: AppContext = { db: database.db, config, media: createMediaStore(config) };
   const mirror = createRouteMirror();
   app.addHook('onRoute', mirror.onRoute);
   app.setValidatorCompiler(validatorCompiler);

@@ -10,7 +10,7 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as 
  * the not-found handler tell 404 from 405 and name the allowed methods.
  */
 export function createRouteMirror() {
-  const router = Router();
+  const router = Router({ ignoreTrailingSlash: true });
   const noop = () => undefined;
   return {
     onRoute(route: RouteOptions): void {

@@ -1,5 +1,96 @@
+import { ok, okList } from '../shared/envelope.js';
 import type { App, AppContext } from '../shared/http.js';
+import { DeletedEnvelope, IdParams } from '../shared/schema.js';
+import {
+  CreateProductBody,
+  ProductEnvelope,
+  ProductListEnvelope,
+  ProductListQuery,
+  UpdateProductBody,
+  UpdateVariantBody,
+  VariantArrayEnvelope,
+  VariantEnvelope,
+  VariantParams,
+} from './products.schema.js';
+import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from './products.service.js';
+import { listVariants, updateVariant } from './variants.service.js';
 
-export async function registerProductRoutes(_app: App, _ctx: AppContext): Promise<void> {
-  // routes of this resource are registered here
+const tags = ['Products'];
+const read = { scope: 'products:read' };
+const write = { scope: 'products:write' };
+
+export async function registerProductRoutes(app: App, ctx: AppContext): Promise<void> {
+  const { db } = ctx;
+  app.get(
+    '/products',
+    { config: read, schema: { tags, summary: 'List products', querystring: ProductListQuery, response: { 200: ProductListEnvelope } } },
+    async (request) => {
+      const { data, pagination } = await listProducts(db, request.auth.storeId, request.query);
+      return okList(data, pagination);
+    },
+  );
+  app.post(
+    '/products',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Create a product (variants generated from options)',
+        body: CreateProductBody,
+        response: { 201: ProductEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const created = await db.transaction().execute((trx) => createProduct(trx, request.auth.storeId, request.body, ctx));
+      return reply.status(201).send(ok(created));
+    },
+  );
+  app.get(
+    '/products/:id',
+    { config: read, schema: { tags, summary: 'Get a product', params: IdParams, response: { 200: ProductEnvelope } } },
+    async (request) => ok(await getProduct(db, request.auth.storeId, request.params.id)),
+  );
+  app.patch(
+    '/products/:id',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Update a product (options resync variants)',
+        params: IdParams,
+        body: UpdateProductBody,
+        response: { 200: ProductEnvelope },
+      },
+    },
+    async (request) =>
+      ok(await db.transaction().execute((trx) => updateProduct(trx, request.auth.storeId, request.params.id, request.body, ctx))),
+  );
+  app.delete(
+    '/products/:id',
+    {
+      config: write,
+      schema: { tags, summary: 'Delete a product, its variants and memberships', params: IdParams, response: { 200: DeletedEnvelope } },
+    },
+    async (request) => ok(await db.transaction().execute((trx) => deleteProduct(trx, request.auth.storeId, request.params.id))),
+  );
+  registerVariantRoutes(app, ctx);
+}
+
+function registerVariantRoutes(app: App, { db }: AppContext): void {
+  app.get(
+    '/products/:id/variants',
+    { config: read, schema: { tags, summary: "A product's variants", params: IdParams, response: { 200: VariantArrayEnvelope } } },
+    async (request) => ok(await listVariants(db, request.auth.storeId, request.params.id)),
+  );
+  app.patch(
+    '/products/:id/variants/:variantId',
+    {
+      config: write,
+      schema: { tags, summary: 'Update a variant', params: VariantParams, body: UpdateVariantBody, response: { 200: VariantEnvelope } },
+    },
+    async (request) => {
+      const { id, variantId } = request.params;
+      return ok(await db.transaction().execute((trx) => updateVariant(trx, request.auth.storeId, id, variantId, request.body)));
+    },
+  );
 }

@@ -31,7 +31,8 @@ export interface ProductTable {
   images: ColumnType<string[], string[] | undefined, string[]>;
   size_chart: string | null;
   attribute_set_id: string | null;
-  options: Json<ProductOption[]>;
+  /** defaults to [] */
+  options: ColumnType<ProductOption[], string | undefined, string>;
   meta_title: string | null;
   meta_description: string | null;
   meta_keywords: string | null;

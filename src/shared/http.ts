@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
+import type { MediaStore } from '../media/media.js';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -15,6 +16,7 @@ export type App = FastifyInstance<
 export interface AppContext {
   db: Db;
   config: Config;
+  media: MediaStore;
 }
 
 export interface Auth {

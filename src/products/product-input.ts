@@ -1,0 +1,148 @@
+import type { Updateable } from 'kysely';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import { type ErrorDetail, validationError } from '../errors.js';
+import { resolveMedia } from '../media/ingest.js';
+import { DOCUMENT_OR_IMAGE_TYPES, IMAGE_TYPES, type MediaObject, type MediaStore } from '../media/media.js';
+import { missingReferences } from '../shared/references.js';
+import { suppliedSlug } from '../shared/slug.js';
+import { normalizeOptions, type ProductOption } from './options.js';
+import type { ReturnConfig, UpdateProductInput } from './products.schema.js';
+import { DEFAULT_RETURN_CONFIG } from './products.sql.js';
+import type { ProductTable } from './products.tables.js';
+
+/** What a product write needs besides the database. */
+export interface ProductContext {
+  media: MediaStore;
+  config: Pick<Config, 'mediaMaxBytes' | 'mediaMaxImages'>;
+}
+
+/** The stored record a PATCH is merged into (null on create). */
+export interface CurrentProduct {
+  price: string | null;
+  compare_price: string | null;
+  return_config: ReturnConfig;
+}
+
+/** A request checked as a whole and turned into columns; nothing has been written yet. */
+export interface PreparedProduct {
+  columns: Updateable<ProductTable>;
+  /** the merged returnConfig as stored (JSON) */
+  returnConfig: string;
+  /** the supplied handle, slugified */
+  handle?: string;
+  options?: ProductOption[];
+  /** the merged prices new variants start from */
+  price: number | string | null;
+  comparePrice: number | string | null;
+  /** media bytes to write once the database work has succeeded */
+  pending: MediaObject[];
+}
+
+const detail = (field: string, message: string): ErrorDetail => ({ field, in: 'body', message });
+
+function merged<T>(given: T | undefined, stored: T): T {
+  return given !== undefined ? given : stored;
+}
+
+/** `salePrice` is an input alias of `comparePrice`; the merged record must keep comparePrice >= price. */
+function checkPrices(input: UpdateProductInput, current: CurrentProduct | null) {
+  const details: ErrorDetail[] = [];
+  if (input.comparePrice !== undefined && input.salePrice !== undefined && input.comparePrice !== input.salePrice) {
+    details.push(detail('salePrice', 'is an alias of comparePrice and must equal it when both are given'));
+  }
+  const givenCompare = input.comparePrice !== undefined ? input.comparePrice : input.salePrice;
+  const price = merged<number | string | null>(input.price, current?.price ?? null);
+  const comparePrice = merged<number | string | null>(givenCompare, current?.compare_price ?? null);
+  if (price != null && comparePrice != null && Number(comparePrice) < Number(price)) {
+    const field = input.comparePrice !== undefined ? 'comparePrice' : input.salePrice !== undefined ? 'salePrice' : 'price';
+    details.push(detail(field, 'comparePrice must be greater than or equal to price'));
+  }
+  return { price, comparePrice, givenCompare, details };
+}
+
+function checkHandle(input: UpdateProductInput): { handle?: string; details: ErrorDetail[] } {
+  if (input.handle === undefined) return { details: [] };
+  const handle = suppliedSlug(input.handle);
+  return handle ? { handle, details: [] } : { details: [detail('handle', 'must contain at least one letter or digit')] };
+}
+
+function checkMedia(input: UpdateProductInput, ctx: ProductContext) {
+  const { mediaMaxBytes, mediaMaxImages } = ctx.config;
+  const details: ErrorDetail[] = [];
+  if (input.images && input.images.length > mediaMaxImages) details.push(detail('images', `at most ${mediaMaxImages} images per product`));
+  const images = resolveMedia(
+    ctx.media,
+    (input.images ?? []).map((value, index) => ({ field: `images[${index}]`, value })),
+    IMAGE_TYPES,
+    mediaMaxBytes,
+  );
+  const sizeChart =
+    input.sizeChart != null
+      ? resolveMedia(ctx.media, [{ field: 'sizeChart', value: input.sizeChart }], DOCUMENT_OR_IMAGE_TYPES, mediaMaxBytes)
+      : null;
+  return {
+    images: input.images === undefined ? undefined : images.urls,
+    sizeChart: input.sizeChart === undefined ? undefined : (sizeChart?.urls[0] ?? null),
+    pending: [...images.pending, ...(sizeChart?.pending ?? [])],
+    details: [...details, ...images.details, ...(sizeChart?.details ?? [])],
+  };
+}
+
+function optionalColumns(input: UpdateProductInput): Updateable<ProductTable> {
+  const pick = <K extends keyof UpdateProductInput, C extends keyof ProductTable>(key: K, column: C) =>
+    input[key] !== undefined ? { [column]: input[key] } : {};
+  return {
+    ...(input.title !== undefined ? { title: input.title.trim() } : {}),
+    ...pick('description', 'description'),
+    ...pick('status', 'status'),
+    ...pick('badge', 'badge'),
+    ...pick('price', 'price'),
+    ...pick('totalStock', 'total_stock'),
+    ...pick('attributeSet', 'attribute_set_id'),
+    ...pick('metaTitle', 'meta_title'),
+    ...pick('metaDescription', 'meta_description'),
+    ...pick('metaKeywords', 'meta_keywords'),
+  };
+}
+
+/**
+ * Checks everything a create or update can get wrong and reports every wrong field at once
+ * (CONTRACT §3); reads the database (attribute set) but writes nothing, media included.
+ */
+export async function prepareProduct(
+  db: Db,
+  storeId: string,
+  input: UpdateProductInput,
+  current: CurrentProduct | null,
+  ctx: ProductContext,
+): Promise<PreparedProduct> {
+  const prices = checkPrices(input, current);
+  const handle = checkHandle(input);
+  const media = checkMedia(input, ctx);
+  const options = input.options ? normalizeOptions(input.options) : undefined;
+  const attributeSet = input.attributeSet
+    ? await missingReferences(db, 'attribute_sets', storeId, [input.attributeSet], 'attributeSet', true)
+    : [];
+  const details = [...handle.details, ...prices.details, ...media.details, ...(options?.details ?? []), ...attributeSet];
+  if (details.length) throw validationError(details);
+  // Merged field by field: into the stored config on update, into the default on create.
+  const returnConfig = JSON.stringify({ ...DEFAULT_RETURN_CONFIG, ...current?.return_config, ...input.returnConfig });
+  const columns: Updateable<ProductTable> = {
+    ...optionalColumns(input),
+    ...(prices.givenCompare !== undefined ? { compare_price: prices.givenCompare } : {}),
+    ...(media.images !== undefined ? { images: media.images } : {}),
+    ...(media.sizeChart !== undefined ? { size_chart: media.sizeChart } : {}),
+    ...(options ? { options: JSON.stringify(options.options) } : {}),
+    ...(input.returnConfig ? { return_config: returnConfig } : {}),
+  };
+  return {
+    columns,
+    returnConfig,
+    handle: handle.handle,
+    options: options?.options,
+    price: prices.price,
+    comparePrice: prices.comparePrice,
+    pending: media.pending,
+  };
+}

@@ -1,0 +1,157 @@
+import type { KyselyPlugin } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import type { Db } from '../db/database.js';
+import { getProductsByIds, listProducts } from './products.service.js';
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await setupTestApp();
+});
+afterAll(() => t.close());
+
+const titles = (res: { body: { data: { title: string }[] } }) => res.body.data.map((p) => p.title);
+
+async function seed(store: TestStore) {
+  const items = [
+    { title: 'banana', price: 3, handle: 'yellow-fruit' },
+    { title: 'Apple', price: 1.5, status: 'disabled' },
+    { title: 'cherry_100', price: 10 },
+    { title: 'Date 50%', price: 1.5 },
+    { title: 'elderberry', options: [{ name: 'Pack', values: ['Six', 'Dozen'] }] },
+  ];
+  const ids: string[] = [];
+  for (const item of items) ids.push((await t.call(store, 'POST', '/products', item)).body.data.id);
+  return ids;
+}
+
+describe('products: list', () => {
+  it('paginates and sorts by createdAt, price and title with ties broken by id', async () => {
+    const store = await t.newStore();
+    await seed(store);
+    const newest = await t.call(store, 'GET', '/products');
+    expect(titles(newest)).toEqual(['elderberry', 'Date 50%', 'cherry_100', 'Apple', 'banana']);
+    expect(newest.body.pagination).toEqual({ page: 1, limit: 25, total: 5, totalPages: 1 });
+    expect(titles(await t.call(store, 'GET', '/products?sort=createdAt'))).toEqual([
+      'banana',
+      'Apple',
+      'cherry_100',
+      'Date 50%',
+      'elderberry',
+    ]);
+    expect(titles(await t.call(store, 'GET', '/products?sort=title'))).toEqual(['Apple', 'banana', 'cherry_100', 'Date 50%', 'elderberry']);
+    expect(titles(await t.call(store, 'GET', '/products?sort=-title&limit=2'))).toEqual(['elderberry', 'Date 50%']);
+    const byPrice = await t.call(store, 'GET', '/products?sort=price');
+    expect(byPrice.body.data.map((p: { price: number | null }) => p.price)).toEqual([1.5, 1.5, 3, 10, null]);
+    const page = await t.call(store, 'GET', '/products?sort=title&limit=2&page=3');
+    expect(titles(page)).toEqual(['elderberry']);
+    expect(page.body.pagination).toEqual({ page: 3, limit: 2, total: 5, totalPages: 3 });
+    const past = await t.call(store, 'GET', '/products?page=7');
+    expect(past.body.data).toEqual([]);
+    expect(past.body.pagination.total).toBe(5);
+  });
+
+  it('searches title, handle and variant SKUs case-insensitively, % and _ literally', async () => {
+    const store = await t.newStore();
+    await seed(store);
+    expect(titles(await t.call(store, 'GET', '/products?search=APPLE'))).toEqual(['Apple']);
+    expect(titles(await t.call(store, 'GET', '/products?search=ellow-FR'))).toEqual(['banana']);
+    expect(titles(await t.call(store, 'GET', '/products?search=berry-DOZE'))).toEqual(['elderberry']);
+    expect(titles(await t.call(store, 'GET', `/products?search=${encodeURIComponent('50%')}`))).toEqual(['Date 50%']);
+    expect(titles(await t.call(store, 'GET', '/products?search=y_1'))).toEqual(['cherry_100']);
+    expect(titles(await t.call(store, 'GET', '/products?search=nothing-matches'))).toEqual([]);
+  });
+
+  it('filters by exact handle and status, and returns full products', async () => {
+    const store = await t.newStore();
+    await seed(store);
+    const byHandle = await t.call(store, 'GET', '/products?handle=yellow-fruit');
+    expect(titles(byHandle)).toEqual(['banana']);
+    expect(titles(await t.call(store, 'GET', '/products?handle=yellow'))).toEqual([]);
+    expect(titles(await t.call(store, 'GET', '/products?status=disabled'))).toEqual(['Apple']);
+    expect((await t.call(store, 'GET', '/products?status=active')).body.pagination.total).toBe(4);
+    const withVariants = (await t.call(store, 'GET', '/products?search=elderberry')).body.data[0];
+    expect(withVariants.variants.map((v: { sku: string }) => v.sku)).toEqual(['elderberry-six', 'elderberry-dozen']);
+    expect(withVariants).toEqual((await t.call(store, 'GET', `/products/${withVariants.id}`)).body.data);
+  });
+
+  it('rejects bad list parameters', async () => {
+    const store = await t.newStore();
+    for (const query of ['page=0', 'limit=251', 'limit=0', 'limit=1.5', 'sort=name', 'sort=-stock', 'status=archived']) {
+      const error = expectError(await t.call(store, 'GET', `/products?${query}`), 400, 'VALIDATION_ERROR');
+      expect(error.details[0].in).toBe('query');
+    }
+  });
+
+  it('filters by collection membership, manual or smart, and shows selectedCollection', async () => {
+    const store = await t.newStore();
+    const [banana, , cherry] = await seed(store);
+    const manual = (await t.call(store, 'POST', '/collections', { title: 'Picks' })).body.data;
+    const smart = (
+      await t.call(store, 'POST', '/collections', {
+        title: 'Cheap',
+        collectionType: 'smart',
+        conditions: [{ field: 'price', operator: 'less_than', value: '2' }],
+      })
+    ).body.data;
+    const linked = await t.call(store, 'PATCH', `/products/${banana}`, { selectedCollections: [manual.id] });
+    expect(linked.body.data.selectedCollection).toEqual([manual.id]);
+    const created = await t.call(store, 'POST', '/products', { title: 'fig', selectedCollections: [manual.id] });
+    expect(created.body.data.selectedCollection).toEqual([manual.id]);
+    expect(titles(await t.call(store, 'GET', `/products?collection=${manual.id}&sort=title`))).toEqual(['banana', 'fig']);
+    expect(titles(await t.call(store, 'GET', `/products?collection=${smart.id}&sort=title`))).toEqual(['Apple', 'Date 50%']);
+    expect((await t.call(store, 'GET', `/products?collection=${'0'.repeat(24)}`)).body.data).toEqual([]);
+    const wrong = expectError(
+      await t.call(store, 'PATCH', `/products/${cherry}`, { selectedCollections: [smart.id] }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(wrong.details[0].field).toBe('selectedCollections[0]');
+    const other = await t.newStore();
+    expect((await t.call(other, 'GET', `/products?collection=${manual.id}`)).body.data).toEqual([]);
+    await t.call(store, 'DELETE', `/products/${banana}`);
+    expect(titles(await t.call(store, 'GET', `/products?collection=${manual.id}`))).toEqual(['fig']);
+  });
+});
+
+/** A view of the database that counts the statements it runs. */
+function counting(db: Db): { db: Db; count: () => number } {
+  let statements = 0;
+  const plugin: KyselyPlugin = {
+    transformQuery: (args) => {
+      statements += 1;
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+  return { db: db.withPlugin(plugin), count: () => statements };
+}
+
+describe('products: lean reads', () => {
+  it('loads a page or a set of products in a fixed number of queries, whatever their size', async () => {
+    const store = await t.newStore();
+    const collection = (await t.call(store, 'POST', '/collections', { title: 'All' })).body.data;
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const body = { title: `P${i}`, options: [{ name: 'Size', values: ['S', 'M'] }], selectedCollections: [collection.id] };
+      ids.push((await t.call(store, 'POST', '/products', body)).body.data.id);
+    }
+    const statements = async (run: (db: Db) => Promise<unknown>) => {
+      const view = counting(t.database.db);
+      await run(view.db);
+      return view.count();
+    };
+    const query = { page: 1, sort: '-createdAt' as const };
+    const small = await statements((db) => listProducts(db, store.id, { ...query, limit: 1 }));
+    const large = await statements((db) => listProducts(db, store.id, { ...query, limit: 12 }));
+    expect(large).toBe(small);
+    expect(large).toBeLessThanOrEqual(4);
+    const one = await statements((db) => getProductsByIds(db, store.id, ids.slice(0, 1)));
+    const all = await statements((db) => getProductsByIds(db, store.id, ids));
+    expect(all).toBe(one);
+    const loaded = await getProductsByIds(t.database.db, store.id, [ids[3], 'nope', ids[1]]);
+    expect(loaded.map((p) => p.id)).toEqual([ids[3], ids[1]]);
+    expect(loaded[0].variants).toHaveLength(2);
+    expect(loaded[0].selectedCollection).toEqual([collection.id]);
+  });
+});

@@ -1,0 +1,128 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { ListQuery } from '../shared/list.js';
+import { Body, Envelope, ID_PATTERN, ListEnvelope, Money, Name, Nullable, StringEnum, Text, Timestamp } from '../shared/schema.js';
+
+export const PRODUCT_STATUSES = ['active', 'disabled'] as const;
+const Status = StringEnum(PRODUCT_STATUSES);
+
+/** Stock counts fit PostgreSQL `integer`. */
+const Stock = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
+const Reference = Type.String({ maxLength: 64 });
+const ShortText = Type.String({ maxLength: 255 });
+
+export const ReturnConfig = Type.Object({
+  useGlobalConfig: Type.Boolean(),
+  returnable: Type.Boolean(),
+  exchangeable: Type.Boolean(),
+  customReturnWindow: Nullable(Type.Integer({ description: 'days; overrides the store setting when useGlobalConfig is false' })),
+});
+export type ReturnConfig = Static<typeof ReturnConfig>;
+
+export const ProductOption = Type.Object({ name: Type.String(), values: Type.Array(Type.String()) });
+
+export const Variant = Type.Object({
+  id: Type.String(),
+  productId: Type.String(),
+  attributes: Type.Record(Type.String(), Type.String(), { description: 'option name -> value' }),
+  price: Nullable(Type.Number()),
+  salePrice: Nullable(Type.Number({ description: 'compare-at price' })),
+  stock: Type.Integer(),
+  sku: Nullable(Type.String()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Variant = Static<typeof Variant>;
+
+export const Product = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  handle: Type.String(),
+  description: Nullable(Type.String()),
+  status: Type.String(),
+  badge: Nullable(Type.String()),
+  price: Nullable(Type.Number()),
+  salePrice: Nullable(Type.Number({ description: 'the compare-at price (same as comparePrice)' })),
+  comparePrice: Nullable(Type.Number()),
+  totalStock: Nullable(Type.Integer()),
+  image: Type.Array(Type.String(), { description: 'image URLs (input name: images)' }),
+  sizeChart: Nullable(Type.String()),
+  selectedCollection: Type.Array(Type.String(), { description: 'manual collection ids (input name: selectedCollections)' }),
+  attributeSet: Nullable(Type.String()),
+  options: Type.Array(ProductOption),
+  variants: Type.Array(Variant),
+  metaTitle: Nullable(Type.String()),
+  metaDescription: Nullable(Type.String()),
+  metaKeywords: Nullable(Type.String()),
+  returnConfig: ReturnConfig,
+  averageRating: Type.Number(),
+  totalReviews: Type.Integer(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Product = Static<typeof Product>;
+
+/** Value checks beyond the schema (non-empty after trim, uniqueness, the 2048 cap) are in options.ts. */
+export const OptionInput = Body({
+  name: Name(255),
+  values: Type.Array(Name(255), { minItems: 1, maxItems: 2048 }),
+});
+export type OptionInput = Static<typeof OptionInput>;
+
+const ReturnConfigInput = Body({
+  useGlobalConfig: Type.Optional(Type.Boolean()),
+  returnable: Type.Optional(Type.Boolean()),
+  exchangeable: Type.Optional(Type.Boolean()),
+  customReturnWindow: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 36_500 }))),
+});
+
+/** Fields shared by create and update; every nullable one can be cleared with null. */
+const ProductFields = {
+  handle: Type.Optional(Type.String({ maxLength: 255, description: 'slugified; generated from the title when omitted' })),
+  description: Type.Optional(Nullable(Text(100_000))),
+  status: Type.Optional(Status),
+  badge: Type.Optional(Nullable(ShortText)),
+  price: Type.Optional(Nullable(Money)),
+  comparePrice: Type.Optional(Nullable(Money)),
+  salePrice: Type.Optional(Nullable({ ...Money, description: 'alias of comparePrice' })),
+  totalStock: Type.Optional(Nullable(Stock)),
+  images: Type.Optional(Type.Array(Type.String(), { maxItems: 10_000, description: 'http(s) URLs or base64 data URIs' })),
+  sizeChart: Type.Optional(Nullable(Type.String({ description: 'http(s) URL or base64 data URI (image or PDF)' }))),
+  selectedCollections: Type.Optional(Type.Array(Reference, { maxItems: 1000 })),
+  attributeSet: Type.Optional(Nullable(Reference)),
+  options: Type.Optional(Type.Array(OptionInput, { maxItems: 100 })),
+  metaTitle: Type.Optional(Nullable(Text(1000))),
+  metaDescription: Type.Optional(Nullable(Text(5000))),
+  metaKeywords: Type.Optional(Nullable(Text(5000))),
+  returnConfig: Type.Optional(ReturnConfigInput),
+};
+
+export const CreateProductBody = Body({ title: Name(), ...ProductFields });
+export const UpdateProductBody = Body({ title: Type.Optional(Name()), ...ProductFields });
+export type CreateProductInput = Static<typeof CreateProductBody>;
+export type UpdateProductInput = Static<typeof UpdateProductBody>;
+
+export const UpdateVariantBody = Body({
+  price: Type.Optional(Nullable(Money)),
+  salePrice: Type.Optional(Nullable(Money)),
+  stock: Type.Optional(Stock),
+  sku: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+});
+export type UpdateVariantInput = Static<typeof UpdateVariantBody>;
+
+export const VariantParams = Type.Object({
+  id: Type.String({ pattern: ID_PATTERN }),
+  variantId: Type.String({ pattern: ID_PATTERN }),
+});
+
+export const PRODUCT_SORTS = ['createdAt', 'price', 'title'] as const;
+export const ProductListQuery = ListQuery(PRODUCT_SORTS, {
+  handle: Type.Optional(ShortText),
+  status: Type.Optional(Status),
+  collection: Type.Optional(Type.String({ maxLength: 64, description: 'a collection id: its members, manual or smart' })),
+});
+export type ProductListQuery = Static<typeof ProductListQuery>;
+
+export const ProductEnvelope = Envelope(Product);
+export const ProductListEnvelope = ListEnvelope(Product);
+export const VariantEnvelope = Envelope(Variant);
+export const VariantArrayEnvelope = Envelope(Type.Array(Variant));

@@ -1,0 +1,127 @@
+import type { Expression, SqlBool } from 'kysely';
+import { collectionIdsOfProducts, productsInCollection, setProductCollections } from '../collections/membership.js';
+import type { Db } from '../db/database.js';
+import { AppError, notFound } from '../errors.js';
+import { storeMedia } from '../media/ingest.js';
+import { isId, newId } from '../shared/ids.js';
+import { paginationOf, runList } from '../shared/list.js';
+import { assertHandleFree, insertProduct } from './handles.js';
+import { type PreparedProduct, type ProductContext, prepareProduct } from './product-input.js';
+import type { CreateProductInput, Product, ProductListQuery, UpdateProductInput } from './products.schema.js';
+import { type ProductRow, productListSpec, selectProducts, toProductOutput } from './products.sql.js';
+import { syncVariants, variantsOfProducts } from './variants.service.js';
+
+export type { ProductContext };
+
+const missing = () => notFound('Product');
+
+/** Rows -> full outputs in a fixed number of queries (variants, collections) whatever the number of rows. */
+async function toProductOutputs(db: Db, storeId: string, rows: ProductRow[]): Promise<Product[]> {
+  const ids = rows.map((row) => row.id);
+  const [variants, collections] = await Promise.all([variantsOfProducts(db, storeId, ids), collectionIdsOfProducts(db, storeId, ids)]);
+  return rows.map((row) => toProductOutput(row, variants.get(row.id) ?? [], collections.get(row.id) ?? []));
+}
+
+/** Full Product outputs of the store's products among `ids`, in the order of `ids` (unknown ids are skipped). */
+export async function getProductsByIds(db: Db, storeId: string, ids: string[]): Promise<Product[]> {
+  const valid = [...new Set(ids.filter(isId))];
+  if (valid.length === 0) return [];
+  const rows = await selectProducts(db, storeId).where('products.id', 'in', valid).execute();
+  const byId = new Map((await toProductOutputs(db, storeId, rows)).map((product) => [product.id, product]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+export async function getProduct(db: Db, storeId: string, id: string): Promise<Product> {
+  const [product] = await getProductsByIds(db, storeId, [id]);
+  if (!product) throw missing();
+  return product;
+}
+
+/** The writes after the product row: variants, memberships, then media bytes (last, so a failed request writes no file). */
+async function writeRelations(
+  db: Db,
+  storeId: string,
+  row: Pick<ProductRow, 'id' | 'handle'>,
+  prepared: PreparedProduct,
+  collections: string[] | undefined,
+  ctx: ProductContext,
+) {
+  if (prepared.options) {
+    const defaults = { id: row.id, handle: row.handle, price: prepared.price, comparePrice: prepared.comparePrice };
+    await syncVariants(db, storeId, defaults, prepared.options);
+  }
+  if (collections !== undefined) await setProductCollections(db, storeId, row.id, collections);
+  await storeMedia(ctx.media, prepared.pending);
+}
+
+/** Call inside a transaction: a failure anywhere leaves nothing behind. */
+export async function createProduct(db: Db, storeId: string, input: CreateProductInput, ctx: ProductContext): Promise<Product> {
+  const prepared = await prepareProduct(db, storeId, input, null, ctx);
+  const now = new Date();
+  const values = {
+    ...prepared.columns,
+    store_id: storeId,
+    id: newId(),
+    title: input.title.trim(),
+    return_config: prepared.returnConfig,
+    created_at: now,
+    updated_at: now,
+  };
+  const row = await insertProduct(db, values, input.title, prepared.handle);
+  await writeRelations(db, storeId, row, prepared, input.selectedCollections, ctx);
+  return getProduct(db, storeId, row.id);
+}
+
+/** Call inside a transaction: the row is locked, the request is merged into it and checked as a whole. */
+export async function updateProduct(db: Db, storeId: string, id: string, input: UpdateProductInput, ctx: ProductContext): Promise<Product> {
+  const current = isId(id) ? await selectProducts(db, storeId).where('products.id', '=', id).forUpdate().executeTakeFirst() : undefined;
+  if (!current) throw missing();
+  const prepared = await prepareProduct(db, storeId, input, current, ctx);
+  if (prepared.handle !== undefined) await assertHandleFree(db, storeId, id, prepared.handle);
+  const row = await db
+    .updateTable('products')
+    .set({ ...prepared.columns, ...(prepared.handle !== undefined ? { handle: prepared.handle } : {}), updated_at: new Date() })
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .returning(['id', 'handle'])
+    .executeTakeFirstOrThrow();
+  await writeRelations(db, storeId, row, prepared, input.selectedCollections, ctx);
+  return getProduct(db, storeId, id);
+}
+
+/** Variants, their attribute combinations and collection memberships go with it (foreign-key cascades). */
+export async function deleteProduct(db: Db, storeId: string, id: string): Promise<{ id: string }> {
+  if (!isId(id)) throw missing();
+  const row = await db.deleteFrom('products').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst();
+  if (!row) throw missing();
+  return { id: row.id };
+}
+
+/** Filters of the list that only narrow it: `?collection=` naming no collection of the store is an empty page. */
+async function collectionCondition(db: Db, storeId: string, collectionId: string): Promise<Expression<SqlBool> | null> {
+  if (!isId(collectionId)) return null;
+  try {
+    return await productsInCollection(db, storeId, collectionId);
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/**
+ * The product list (also GET /collections/{id}/products, which passes its membership condition as
+ * `extraCondition`, a condition over the unaliased `products` table).
+ */
+export async function listProducts(db: Db, storeId: string, query: ProductListQuery, extraCondition?: Expression<SqlBool>) {
+  let base = selectProducts(db, storeId);
+  if (query.handle !== undefined) base = base.where('products.handle', '=', query.handle);
+  if (query.status !== undefined) base = base.where('products.status', '=', query.status);
+  if (extraCondition) base = base.where(extraCondition);
+  if (query.collection !== undefined) {
+    const condition = await collectionCondition(db, storeId, query.collection);
+    if (!condition) return { data: [], pagination: paginationOf(query, 0) };
+    base = base.where(condition);
+  }
+  const { rows, pagination } = await runList(base, query, productListSpec);
+  return { data: await toProductOutputs(db, storeId, rows), pagination };
+}

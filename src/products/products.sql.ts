@@ -1,0 +1,117 @@
+import { type Selectable, type SqlBool, sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import { iso, numberOrNull } from '../shared/envelope.js';
+import type { ListSpec } from '../shared/list.js';
+import type { Product, ReturnConfig, Variant } from './products.schema.js';
+import type { ProductTable, VariantTable } from './products.tables.js';
+
+/**
+ * Product SQL shared by the service and by other resources (collections list products through
+ * `listProducts`): every query names the unaliased table `products`, so a condition built
+ * elsewhere over `products.*` composes with it.
+ */
+
+export const PRODUCT_COLUMNS = [
+  'products.id',
+  'products.title',
+  'products.handle',
+  'products.description',
+  'products.status',
+  'products.badge',
+  'products.price',
+  'products.compare_price',
+  'products.total_stock',
+  'products.images',
+  'products.size_chart',
+  'products.attribute_set_id',
+  'products.options',
+  'products.meta_title',
+  'products.meta_description',
+  'products.meta_keywords',
+  'products.return_config',
+  'products.average_rating',
+  'products.total_reviews',
+  'products.created_at',
+  'products.updated_at',
+] as const;
+export type ProductRow = Omit<Selectable<ProductTable>, 'store_id'>;
+
+export const VARIANT_COLUMNS = [
+  'id',
+  'product_id',
+  'attributes',
+  'price',
+  'sale_price',
+  'stock',
+  'sku',
+  'created_at',
+  'updated_at',
+] as const;
+export type VariantRow = Pick<Selectable<VariantTable>, (typeof VARIANT_COLUMNS)[number]>;
+
+export const DEFAULT_RETURN_CONFIG: ReturnConfig = {
+  useGlobalConfig: true,
+  returnable: true,
+  exchangeable: true,
+  customReturnWindow: null,
+};
+
+export const productListSpec: ListSpec = {
+  sorts: {
+    createdAt: sql`products.created_at`,
+    price: sql`products.price`,
+    title: sql`(lower(products.title) COLLATE "C")`,
+  },
+  idColumn: sql`products.id`,
+  // Title and handle have trigram indexes; SKUs are searched through the variants' trigram index.
+  search: (pattern) => sql<SqlBool>`(products.title ILIKE ${pattern} OR products.handle ILIKE ${pattern} OR EXISTS (
+    SELECT 1 FROM variants v WHERE v.store_id = products.store_id AND v.product_id = products.id AND v.sku ILIKE ${pattern}))`,
+};
+
+export function selectProducts(db: Db, storeId: string) {
+  return db.selectFrom('products').select(PRODUCT_COLUMNS).where('products.store_id', '=', storeId);
+}
+
+export function toVariantOutput(row: VariantRow): Variant {
+  return {
+    id: row.id,
+    productId: row.product_id,
+    attributes: row.attributes,
+    price: numberOrNull(row.price),
+    salePrice: numberOrNull(row.sale_price),
+    stock: row.stock,
+    sku: row.sku,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
+
+export function toProductOutput(row: ProductRow, variants: Variant[], collectionIds: string[]): Product {
+  const comparePrice = numberOrNull(row.compare_price);
+  return {
+    id: row.id,
+    title: row.title,
+    handle: row.handle,
+    description: row.description,
+    status: row.status,
+    badge: row.badge,
+    price: numberOrNull(row.price),
+    salePrice: comparePrice,
+    comparePrice,
+    totalStock: row.total_stock,
+    image: row.images,
+    sizeChart: row.size_chart,
+    selectedCollection: collectionIds,
+    attributeSet: row.attribute_set_id,
+    options: row.options,
+    variants,
+    metaTitle: row.meta_title,
+    metaDescription: row.meta_description,
+    metaKeywords: row.meta_keywords,
+    returnConfig: { ...DEFAULT_RETURN_CONFIG, ...row.return_config },
+    averageRating: Number(row.average_rating),
+    totalReviews: row.total_reviews,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+  };
+}
