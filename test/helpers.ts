@@ -21,6 +21,7 @@ export interface TestStore {
   token: string;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field in tests
 export interface Reply<T = any> {
   status: number;
   body: T;
@@ -34,6 +35,7 @@ export interface TestContext {
   /** a new store with one admin and an access token: every test makes its own */
   newStore(): Promise<TestStore>;
   /** a request as the store's admin (or with `credential` as the bearer) */
+  // biome-ignore lint/suspicious/noExplicitAny: see Reply
   call<T = any>(
     store: TestStore | string | null,
     method: string,
