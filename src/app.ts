@@ -33,6 +33,8 @@ export interface BuildOptions {
   database: Database;
   /** key prefix in Redis, so separate deployments (or test runs) sharing one Redis never mix counters */
   redisPrefix?: string;
+  /** where log lines go (default stdout); tests read them */
+  logStream?: { write(line: string): void };
 }
 
 const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -63,9 +65,9 @@ async function registerRateLimit(app: App, config: Config, redis: Redis | null, 
 }
 
 /** The table of contents of the service: one register per resource. */
-export async function buildApp({ config, database, redisPrefix = 'storefront:' }: BuildOptions): Promise<App> {
+export async function buildApp({ config, database, redisPrefix = 'storefront:', logStream }: BuildOptions): Promise<App> {
   const app = Fastify({
-    logger: loggerOptions(config.logLevel),
+    logger: loggerOptions(config.logLevel, logStream),
     bodyLimit: config.bodyLimit,
     genReqId: requestIdOf,
     // One line per request is for debugging; errors are always logged.

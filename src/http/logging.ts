@@ -9,9 +9,10 @@ export function scrub(text: string): string {
 }
 
 /** JSON lines with the request id; credentials, passwords and data URIs never reach them. */
-export function loggerOptions(level: string): FastifyServerOptions['logger'] {
+export function loggerOptions(level: string, stream?: { write(line: string): void }): FastifyServerOptions['logger'] {
   return {
     level,
+    ...(stream ? { stream } : {}),
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.accessToken', '*.key', '*.jwtSecret'],
       censor: '[redacted]',
