@@ -19,54 +19,87 @@ export async function upsertAttributeValues(
   names: string[],
   mode: UpsertMode,
 ): Promise<string[]> {
-  if (mode === 'replace') {
-    await db
-      .updateTable('attribute_values')
-      .set({ status: 'inactive', position: null })
-      .where('store_id', '=', storeId)
-      .where('attribute_id', '=', attributeId)
-      .$if(names.length > 0, (qb) => qb.where('name', 'not in', names))
-      .execute();
-  }
+  if (mode === 'append') return appendAttributeValues(db, storeId, attributeId, names);
+  await db
+    .updateTable('attribute_values')
+    .set({ status: 'inactive', position: null })
+    .where('store_id', '=', storeId)
+    .where('attribute_id', '=', attributeId)
+    .$if(names.length > 0, (qb) => qb.where('name', 'not in', names))
+    .execute();
   if (names.length === 0) return [];
-  const base =
-    mode === 'append'
-      ? Number(
-          (
-            await db
-              .selectFrom('attribute_values')
-              .select(sql<number>`coalesce(max(position), -1)`.as('top'))
-              .where('store_id', '=', storeId)
-              .where('attribute_id', '=', attributeId)
-              .executeTakeFirstOrThrow()
-          ).top,
-        ) + 1
-      : 0;
-  const now = new Date();
-  const rows = await db
-    .insertInto('attribute_values')
-    .values(
-      names.map((name, index) => ({
-        store_id: storeId,
-        id: newId(),
-        attribute_id: attributeId,
-        name,
-        value: name,
-        status: 'active',
-        position: base + index,
-        created_at: now,
-      })),
-    )
+  const rows = await insertValues(db, storeId, attributeId, names, (_name, index) => index)
     .onConflict((oc) =>
-      oc.columns(['store_id', 'attribute_id', 'name']).doUpdateSet({
-        status: 'active',
-        position: mode === 'replace' ? sql`excluded.position` : sql`coalesce(attribute_values.position, excluded.position)`,
-      }),
+      oc.columns(['store_id', 'attribute_id', 'name']).doUpdateSet({ status: 'active', position: sql`excluded.position` }),
     )
     .returning(['id', 'name'])
     .execute();
+  return idsInOrder(rows, names);
+}
+
+function insertValues(db: Db, storeId: string, attributeId: string, names: string[], positionOf: (name: string, index: number) => number) {
+  const now = new Date();
+  return db.insertInto('attribute_values').values(
+    names.map((name, index) => ({
+      store_id: storeId,
+      id: newId(),
+      attribute_id: attributeId,
+      name,
+      value: name,
+      status: 'active',
+      position: positionOf(name, index),
+      created_at: now,
+    })),
+  );
+}
+
+function idsInOrder(rows: { id: string; name: string }[], names: string[]): string[] {
   const idByName = new Map(rows.map((row) => [row.name, row.id]));
   return names.map((name) => idByName.get(name) as string);
+}
+
+/**
+ * Append mode (product options): values already listed are only read, never written, so concurrent
+ * product creates sharing option values take no row locks on them and do not queue behind each other.
+ */
+async function appendAttributeValues(db: Db, storeId: string, attributeId: string, names: string[]): Promise<string[]> {
+  if (names.length === 0) return [];
+  const existing = () =>
+    db
+      .selectFrom('attribute_values')
+      .select(['id', 'name', 'position'])
+      .where('store_id', '=', storeId)
+      .where('attribute_id', '=', attributeId)
+      .where('name', 'in', names)
+      .execute();
+  const found = await existing();
+  const known = new Set(found.map((row) => row.name));
+  const missing = names.filter((name) => !known.has(name));
+  if (missing.length === 0 && found.every((row) => row.position !== null)) return idsInOrder(found, names);
+  const top = await db
+    .selectFrom('attribute_values')
+    .select(sql<number>`coalesce(max(position), -1)`.as('top'))
+    .where('store_id', '=', storeId)
+    .where('attribute_id', '=', attributeId)
+    .executeTakeFirstOrThrow();
+  // Positions follow the order of `names`, whether a value is new or comes back to the list.
+  const unlistedByName = new Map(found.filter((row) => row.position === null).map((row) => [row.name, row.id]));
+  const placed = names.filter((name) => !known.has(name) || unlistedByName.has(name));
+  const positionOf = new Map(placed.map((name, index) => [name, Number(top.top) + 1 + index]));
+  if (missing.length) {
+    await insertValues(db, storeId, attributeId, missing, (name) => positionOf.get(name) as number)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  }
+  for (const [name, id] of unlistedByName) {
+    await db
+      .updateTable('attribute_values')
+      .set({ status: 'active', position: positionOf.get(name) as number })
+      .where('store_id', '=', storeId)
+      .where('id', '=', id)
+      .execute();
+  }
+  return idsInOrder(await existing(), names);
 }
 
 type ValueRow = { id: string; attribute_id: string; name: string; value: string; hex: string | null; status: string; created_at: Date };

@@ -49,6 +49,25 @@ describe('attributes', () => {
     expect(back.body.data.values).toEqual([green]);
   });
 
+  it('are shared with product options: options reuse values, reactivate dropped ones and append new ones', async () => {
+    const store = await t.newStore();
+    const attribute = await createAttribute(store, { name: 'Size', values: ['S', 'M'] });
+    const [small, medium] = attribute.values;
+    await t.call(store, 'PATCH', `/attributes/${attribute.id}`, { values: ['S'] });
+    const product = await t.call(store, 'POST', '/products', { title: 'Tee', options: [{ name: 'size', values: ['M', 'L', 'S'] }] });
+    expect(product.status).toBe(201);
+    const expanded = (await t.call(store, 'GET', `/attributes/${attribute.id}?expand=values`)).body.data;
+    expect(expanded.name).toBe('Size');
+    expect(expanded.values.map((v: { name: string; status: string }) => `${v.name}:${v.status}`)).toEqual([
+      'S:active',
+      'M:active',
+      'L:active',
+    ]);
+    expect(expanded.values[0].id).toBe(small);
+    expect(expanded.values[1].id).toBe(medium);
+    expect((await t.call(store, 'GET', '/attributes')).body.pagination.total).toBe(1);
+  });
+
   it('rejects duplicate value names, bad types and unknown attribute sets', async () => {
     const store = await t.newStore();
     const dup = expectError(await t.call(store, 'POST', '/attributes', { name: 'Size', values: ['S', 'M', 'S'] }), 400, 'VALIDATION_ERROR');
