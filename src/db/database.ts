@@ -69,7 +69,9 @@ async function openPglite(dataDir: string): Promise<Database> {
 }
 
 function openPostgres(url: string, poolSize: number): Database {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // JIT compilation pays off for long analytical queries, never for these short ones: a search whose
+  // estimate crossed jit_above_cost spent 90 ms compiling (EXPLAIN at 100k products, docs/performance.md).
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000, options: '-c jit=off' });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
