@@ -1,5 +1,5 @@
 import type { Expression, SqlBool } from 'kysely';
-import { collectionIdsOfProducts, productsInCollection, setProductCollections } from '../collections/membership.js';
+import { productsInCollection, setProductCollections } from '../collections/membership.js';
 import type { Db } from '../db/database.js';
 import { AppError, notFound } from '../errors.js';
 import { storeMedia } from '../media/ingest.js';
@@ -8,26 +8,32 @@ import { paginationOf, runList } from '../shared/list.js';
 import { assertHandleFree, insertProduct } from './handles.js';
 import { type PreparedProduct, type ProductContext, prepareProduct } from './product-input.js';
 import type { CreateProductInput, Product, ProductListQuery, UpdateProductInput } from './products.schema.js';
-import { type ProductRow, productListSpec, selectProducts, toProductOutput } from './products.sql.js';
-import { syncVariants, variantsOfProducts } from './variants.service.js';
+import {
+  type ProductRow,
+  type ProductWithRelationsRow,
+  productListSpec,
+  selectProducts,
+  selectProductsWithRelations,
+  toProductOutput,
+  toVariantOutput,
+} from './products.sql.js';
+import { syncVariants } from './variants.service.js';
 
 export type { ProductContext };
 
 const missing = () => notFound('Product');
 
-/** Rows -> full outputs in a fixed number of queries (variants, collections) whatever the number of rows. */
-async function toProductOutputs(db: Db, storeId: string, rows: ProductRow[]): Promise<Product[]> {
-  const ids = rows.map((row) => row.id);
-  const [variants, collections] = await Promise.all([variantsOfProducts(db, storeId, ids), collectionIdsOfProducts(db, storeId, ids)]);
-  return rows.map((row) => toProductOutput(row, variants.get(row.id) ?? [], collections.get(row.id) ?? []));
+/** Rows read with their relations (selectProductsWithRelations) -> full outputs, no further query. */
+function toProductOutputs(rows: ProductWithRelationsRow[]): Product[] {
+  return rows.map((row) => toProductOutput(row, row.variant_rows.map(toVariantOutput), row.collection_ids));
 }
 
 /** Full Product outputs of the store's products among `ids`, in the order of `ids` (unknown ids are skipped). */
 export async function getProductsByIds(db: Db, storeId: string, ids: string[]): Promise<Product[]> {
   const valid = [...new Set(ids.filter(isId))];
   if (valid.length === 0) return [];
-  const rows = await selectProducts(db, storeId).where('products.id', 'in', valid).execute();
-  const byId = new Map((await toProductOutputs(db, storeId, rows)).map((product) => [product.id, product]));
+  const rows = await selectProductsWithRelations(db, storeId).where('products.id', 'in', valid).execute();
+  const byId = new Map(toProductOutputs(rows).map((product) => [product.id, product]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
@@ -113,7 +119,7 @@ async function collectionCondition(db: Db, storeId: string, collectionId: string
  * `extraCondition`, a condition over the unaliased `products` table).
  */
 export async function listProducts(db: Db, storeId: string, query: ProductListQuery, extraCondition?: Expression<SqlBool>) {
-  let base = selectProducts(db, storeId);
+  let base = selectProductsWithRelations(db, storeId);
   if (query.handle !== undefined) base = base.where('products.handle', '=', query.handle);
   if (query.status !== undefined) base = base.where('products.status', '=', query.status);
   if (extraCondition) base = base.where(extraCondition);
@@ -123,5 +129,5 @@ export async function listProducts(db: Db, storeId: string, query: ProductListQu
     base = base.where(condition);
   }
   const { rows, pagination } = await runList(base, query, productListSpec);
-  return { data: await toProductOutputs(db, storeId, rows), pagination };
+  return { data: toProductOutputs(rows), pagination };
 }

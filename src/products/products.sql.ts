@@ -1,4 +1,5 @@
 import { type Selectable, type SqlBool, sql } from 'kysely';
+import { collectionIdsColumn } from '../collections/membership.js';
 import type { Db } from '../db/database.js';
 import { iso, numberOrNull } from '../shared/envelope.js';
 import type { ListSpec } from '../shared/list.js';
@@ -75,6 +76,21 @@ export const productListSpec: ListSpec = {
 export function selectProducts(db: Db, storeId: string) {
   return db.selectFrom('products').select(PRODUCT_COLUMNS).where('products.store_id', '=', storeId);
 }
+
+/**
+ * Each product's variants as one JSON column, built from VARIANT_COLUMNS so the row maps like a
+ * variants query would: numbers arrive as JSON numbers, timestamps as ISO strings.
+ */
+const variantRowsColumn = sql<VariantRow[]>`(SELECT coalesce(json_agg(json_build_object(${sql.raw(
+  VARIANT_COLUMNS.map((column) => `'${column}', v.${column}`).join(', '),
+)}) ORDER BY v.position), '[]'::json) FROM variants v WHERE v.store_id = products.store_id AND v.product_id = products.id)`;
+
+/** Products with their variants and manual collections, in one statement: a read is one round trip. */
+export function selectProductsWithRelations(db: Db, storeId: string) {
+  return selectProducts(db, storeId).select([variantRowsColumn.as('variant_rows'), collectionIdsColumn().as('collection_ids')]);
+}
+
+export type ProductWithRelationsRow = ProductRow & { variant_rows: VariantRow[]; collection_ids: string[] };
 
 export function toVariantOutput(row: VariantRow): Variant {
   return {
