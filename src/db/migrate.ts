@@ -1,8 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import type { Db } from './database.js';
 
-const MIGRATIONS_DIR = new URL('../../migrations/', import.meta.url);
+// From src/db/ (sources under tsx) or dist/src/db/ (compiled): the repo's migrations/ folder either way.
+const MIGRATIONS_DIR = [new URL('../../migrations/', import.meta.url), new URL('../../../migrations/', import.meta.url)].find((dir) =>
+  existsSync(dir),
+) as URL;
 // Any constant: instances starting together on one PostgreSQL take turns migrating.
 const MIGRATION_LOCK = 7_327_001;
 
