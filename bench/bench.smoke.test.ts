@@ -1,0 +1,57 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BenchResult } from './report.js';
+import { SCENARIOS } from './scenarios.js';
+
+/**
+ * `npm run bench -- --smoke` end to end, so the harness never rots: every scenario must run against
+ * the real server and produce numbers and a results file. No timing is asserted (CI machines vary);
+ * a scenario whose requests fail is a broken scenario or endpoint, and that is asserted.
+ */
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const out = mkdtempSync(join(tmpdir(), 'storefront-bench-smoke-'));
+
+function runSmoke(): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'bench/cli.ts', '--smoke', '--engine', 'pglite', '--out', out],
+      { cwd: ROOT, maxBuffer: 16 * 1024 * 1024, timeout: 170_000 },
+      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}\n${stderr}` }),
+    );
+  });
+}
+
+const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+
+describe('npm run bench -- --smoke', () => {
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it('runs every scenario against the real server and writes the results', { timeout: 180_000 }, async () => {
+    const { code, output } = await runSmoke();
+    expect(code, output).toBe(0);
+    expect(output).toContain('ceiling/s');
+    const result = JSON.parse(readFileSync(join(out, 'pglite-1k.json'), 'utf8')) as BenchResult;
+
+    expect(result.meta).toMatchObject({ engine: 'pglite', scale: '1k', products: 1000 });
+    expect(result.seed.counts).toEqual({ products: 1000, customers: 500, orders: 2000 });
+    expect(result.seed.fidelity).toMatchObject({ identical: true, differences: [] });
+    expect(result.seed.searchMatches).toBe(10);
+    expect(result.scenarios.map((s) => s.name)).toEqual(SCENARIOS.map((s) => s.name));
+    for (const s of result.scenarios) {
+      expect(s.failures, s.name).toMatchObject({ non2xx: 0, errors: 0, timeouts: 0 });
+      expect(s.real.rounds.length, s.name).toBe(1);
+      expect(s.real.rounds[0].ok, s.name).toBeGreaterThan(0);
+      expect(s.ceiling.rps, s.name).toBeGreaterThan(0);
+      for (const value of [s.real.rps, s.real.p50, s.real.p99, s.ratio, s.eventLoopP99, s.rssPeakMb, s.real.cpuMsPerRequest]) {
+        expect(isNumber(value), `${s.name}: ${value}`).toBe(true);
+      }
+    }
+    expect(result.server.lifetimeRssPeakMb).toBeGreaterThan(0);
+    expect(result.targets.map((t) => t.target)).toContain('event-loop p99 <= 20 ms (every scenario)');
+  });
+});

@@ -1,0 +1,84 @@
+import { writeFileSync } from 'node:fs';
+import { CompiledQuery, type KyselyPlugin, PostgresQueryCompiler, type RootOperationNode } from 'kysely';
+import { findLiveApiKey } from '../src/api-keys/api-keys.service.js';
+import { productsInCollection } from '../src/collections/membership.js';
+import { getCustomer } from '../src/customers/customers.service.js';
+import { type Db, openDatabase } from '../src/db/database.js';
+import type { OrderListQuery } from '../src/orders/orders.schema.js';
+import { getOrder, listOrders } from '../src/orders/orders.service.js';
+import type { ProductListQuery } from '../src/products/products.schema.js';
+import { getProduct, listProducts } from '../src/products/products.service.js';
+import type { BenchTarget } from './database.js';
+import type { SeedInfo } from './seed/seed.js';
+
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the SQL the read scenarios really run: the service functions are
+ * called on a Kysely instance whose plugin records every statement, then each is explained.
+ */
+
+/** Records each statement as the PostgreSQL compiler renders it (the dialect of both engines). */
+class Recorder implements KyselyPlugin {
+  readonly statements: CompiledQuery[] = [];
+  private readonly compiler = new PostgresQueryCompiler();
+  transformQuery(args: { node: RootOperationNode; queryId: Parameters<PostgresQueryCompiler['compileQuery']>[1] }): RootOperationNode {
+    this.statements.push(this.compiler.compileQuery(args.node, args.queryId));
+    return args.node;
+  }
+  async transformResult<T>(args: { result: T }): Promise<T> {
+    return args.result;
+  }
+}
+
+const listQuery = (query: Partial<ProductListQuery>) => ({ page: 1, limit: 25, sort: '-createdAt', ...query }) as ProductListQuery;
+
+function reads(info: SeedInfo): [string, (db: Db) => Promise<unknown>][] {
+  const storeId = info.storeId;
+  return [
+    ['bearer: API key lookup (every request)', (db) => findLiveApiKey(db, info.apiKey)],
+    ['get product by id', (db) => getProduct(db, storeId, info.products[Math.floor(info.products.length / 2)].id)],
+    ['list products page 1', (db) => listProducts(db, storeId, listQuery({}))],
+    [
+      `list products page ${info.pricePage} by price`,
+      (db) => listProducts(db, storeId, listQuery({ page: info.pricePage, sort: 'price' })),
+    ],
+    [`search products "${info.searchTerm}"`, (db) => listProducts(db, storeId, listQuery({ search: info.searchTerm }))],
+    [
+      'smart collection page 1',
+      async (db) => listProducts(db, storeId, listQuery({}), await productsInCollection(db, storeId, info.smartCollectionId)),
+    ],
+    ['get order', (db) => getOrder(db, storeId, info.orderIds[Math.floor(info.orderIds.length / 2)])],
+    [
+      'list orders by status',
+      (db) => listOrders(db, storeId, { page: 1, limit: 25, sort: '-createdAt', status: 'fulfilled' } as OrderListQuery),
+    ],
+    ['get customer', (db) => getCustomer(db, storeId, info.customerIds[0])],
+  ];
+}
+
+async function explain(db: Db, statement: CompiledQuery): Promise<string> {
+  const result = await db.executeQuery<Record<string, string>>(
+    CompiledQuery.raw(`EXPLAIN (ANALYZE, BUFFERS) ${statement.sql}`, [...statement.parameters]),
+  );
+  return result.rows.map((row) => Object.values(row)[0]).join('\n');
+}
+
+/** Writes the plans to `file` (the server is not running yet: on PGlite the bench owns the data dir). */
+export async function explainReads(target: BenchTarget, info: SeedInfo, file: string): Promise<void> {
+  const database = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir, poolSize: 1 });
+  const sections: string[] = [];
+  try {
+    for (const [title, call] of reads(info)) {
+      const recorder = new Recorder();
+      await call(database.db.withPlugin(recorder));
+      for (const statement of recorder.statements) {
+        sections.push(
+          `=== ${title}\n${statement.sql}\n-- parameters: ${JSON.stringify(statement.parameters)}\n${await explain(database.db, statement)}\n`,
+        );
+      }
+    }
+  } finally {
+    await database.close();
+  }
+  writeFileSync(file, sections.join('\n'));
+  process.stderr.write(`EXPLAIN ANALYZE of the read scenarios: ${file}\n`);
+}

@@ -1,0 +1,129 @@
+// Preloaded into the server under test (and the ceiling server) with `node --import`: measures the
+// process from inside without touching its code. Talks to the bench over the IPC channel only; a
+// process started without one (npm start) never loads this file.
+//   reset              -> start a measurement window: event-loop histogram, peak RSS, CPU time
+//   report             -> the window's event-loop delay, peak RSS, CPU time
+//   profile-start/stop -> a V8 CPU profile of the window, written to the given file
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+const RESOLUTION_MS = 10;
+const MB = 1024 * 1024;
+
+// Linux keeps the peak RSS (VmHWM) and resets it on request; elsewhere a 20 ms sampler stands in.
+const procStatus = '/proc/self/status';
+const canResetPeak = (() => {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+    return readFileSync(procStatus, 'utf8').includes('VmHWM');
+  } catch {
+    return false;
+  }
+})();
+
+function peakRssBytes(sampledPeak) {
+  if (!canResetPeak) return sampledPeak;
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(procStatus, 'utf8'));
+  return match ? Number(match[1]) * 1024 : sampledPeak;
+}
+
+/** The process's peak RSS: per window (VmHWM, cleared by each reset) and since it started. */
+function createPeakTracker() {
+  let sampledPeak = 0;
+  let lifetimePeak = 0;
+  // Only where the kernel keeps no peak: the sampler itself shows up in profiles (process.memoryUsage.rss).
+  if (!canResetPeak) {
+    const sampler = setInterval(() => {
+      sampledPeak = Math.max(sampledPeak, process.memoryUsage.rss());
+    }, 20);
+    sampler.unref();
+  }
+  const current = () => peakRssBytes(sampledPeak);
+  return {
+    reset() {
+      lifetimePeak = Math.max(lifetimePeak, current());
+      sampledPeak = process.memoryUsage.rss();
+      if (canResetPeak) writeFileSync('/proc/self/clear_refs', '5');
+    },
+    read() {
+      const peak = current();
+      lifetimePeak = Math.max(lifetimePeak, peak);
+      return { peak, lifetimePeak };
+    },
+  };
+}
+
+function createWindow() {
+  // The histogram records the timer's whole interval; the delay is what exceeds the resolution.
+  const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  const peaks = createPeakTracker();
+  let cpuStart = process.cpuUsage();
+  histogram.enable();
+  const delay = (ns) => Math.max(0, ns / 1e6 - RESOLUTION_MS);
+  return {
+    reset() {
+      peaks.reset();
+      histogram.reset();
+      cpuStart = process.cpuUsage();
+    },
+    report() {
+      const cpu = process.cpuUsage(cpuStart);
+      const memory = process.memoryUsage();
+      const { peak, lifetimePeak } = peaks.read();
+      return {
+        eventLoop: { p50: delay(histogram.percentile(50)), p99: delay(histogram.percentile(99)), max: delay(histogram.max) },
+        rssPeakMb: peak / MB,
+        lifetimeRssPeakMb: lifetimePeak / MB,
+        rssMb: memory.rss / MB,
+        heapUsedMb: memory.heapUsed / MB,
+        heapTotalMb: memory.heapTotal / MB,
+        externalMb: memory.external / MB,
+        arrayBuffersMb: memory.arrayBuffers / MB,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        peakSource: canResetPeak ? 'VmHWM' : 'sampled',
+      };
+    },
+  };
+}
+
+function createProfiler() {
+  let session = null;
+  const post = (method, params) =>
+    new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  return {
+    async start() {
+      session = new Session();
+      session.connect();
+      await post('Profiler.enable');
+      await post('Profiler.start');
+    },
+    async stop(file) {
+      const { profile } = await post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
+if (process.send) {
+  const window = createWindow();
+  const profiler = createProfiler();
+  const handlers = {
+    reset: () => window.reset(),
+    report: () => window.report(),
+    'profile-start': () => profiler.start(),
+    'profile-stop': (message) => profiler.stop(message.file),
+  };
+  process.on('message', async (message) => {
+    const handler = handlers[message?.type];
+    if (!handler) return;
+    try {
+      process.send({ id: message.id, ok: true, result: await handler(message) });
+    } catch (error) {
+      process.send({ id: message.id, ok: false, error: String(error) });
+    }
+  });
+  // The channel must not keep a process alive that would otherwise exit.
+  process.channel?.unref();
+}

@@ -1,0 +1,152 @@
+import { parseArgs } from 'node:util';
+
+/** Command-line options of `npm run bench`, validated once. */
+
+export const SCALES = { '1k': 1_000, '10k': 10_000, '100k': 100_000, '1m': 1_000_000 } as const;
+export type ScaleName = keyof typeof SCALES;
+export type Engine = 'pglite' | 'postgres';
+
+export interface BenchOptions {
+  engine: Engine;
+  scale: ScaleName;
+  /** PostgreSQL server URL; the bench creates (and drops) its own database on it */
+  databaseUrl: string | null;
+  connections: number;
+  /** seconds */
+  warmup: number;
+  /** seconds per measured round */
+  duration: number;
+  rounds: number;
+  /** only these scenarios (names), all when empty */
+  scenarios: string[];
+  scaling: boolean;
+  smoke: boolean;
+  cpuProf: boolean;
+  explain: boolean;
+  /** also measure each read scenario against the ceiling serving that scenario's own response bytes */
+  payloadCeiling: boolean;
+  /** PostgreSQL: also the floor (n SELECT 1 round trips before the same bytes) on the ceiling server */
+  floor: boolean;
+  /** results directory */
+  out: string;
+  keepDatabase: boolean;
+  /** seed (and --explain), keep the database, measure nothing: for experiments on the plans */
+  seedOnly: boolean;
+  /** extra environment of the server under test (deployment knobs: MALLOC_ARENA_MAX, NODE_OPTIONS, …) */
+  serverEnv: Record<string, string>;
+  /** compiled: the production build; tsx: the sources as `npm start` runs them unbuilt */
+  build: 'compiled' | 'tsx';
+}
+
+const USAGE = `npm run bench -- [options]
+  --engine pglite|postgres   engine of the server under test (default pglite); postgres needs BENCH_DATABASE_URL
+  --scale 1k|10k|100k|1m     products seeded (default 10k); customers = products/2, orders = products*2
+  --connections N            autocannon connections (default 10)
+  --warmup S --duration S    warm-up and measured round length in seconds (defaults 3 and 10)
+  --rounds N                 measured rounds per side, medians reported (default 3)
+  --scenario a,b             only these scenarios (see bench/scenarios.ts)
+  --scaling                  get-by-id, list page 1 and search at 1k, 10k and 100k
+  --smoke                    1k products, 0.5 s warm-up, one 1-second round per side (what npm test runs)
+  --cpu-prof                 a V8 CPU profile of the server per scenario, with a top-functions summary
+  --explain                  EXPLAIN (ANALYZE, BUFFERS) of the read scenarios' SQL after seeding
+  --payload-ceiling          also rounds of each read scenario against the ceiling holding that scenario's
+                             own responses: the cost of the payload alone (a list page is ~25 products)
+  --floor                    PostgreSQL: also a bare server doing 1 and 3 SELECT 1 round trips per request
+  --out DIR                  results directory (default bench/results)
+  --build compiled|tsx       the server from a fresh production build (default) or from the sources via tsx
+                             (--smoke defaults to tsx: no build step)
+  --server-env KEY=VALUE     extra environment for the server under test (repeatable), e.g. MALLOC_ARENA_MAX=2
+  --keep                     keep the seeded database / data dir (prints where)
+  --seed-only                seed (and --explain), keep the database and print where: for experiments`;
+
+function positive(name: string, raw: string | undefined, fallback: number, integer: boolean): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    throw new Error(`--${name} must be a positive ${integer ? 'integer' : 'number'}, got "${raw}"`);
+  }
+  return value;
+}
+
+function engineOf(raw: string | undefined): Engine {
+  const engine = raw ?? 'pglite';
+  if (engine !== 'pglite' && engine !== 'postgres') throw new Error(`--engine must be pglite or postgres, got "${engine}"`);
+  return engine;
+}
+
+function scaleOf(raw: string | undefined, smoke: boolean): ScaleName {
+  const scale = raw ?? (smoke ? '1k' : '10k');
+  if (!(scale in SCALES)) throw new Error(`--scale must be one of ${Object.keys(SCALES).join(', ')}, got "${scale}"`);
+  return scale as ScaleName;
+}
+
+function envOf(pairs: string[]): Record<string, string> {
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const at = pair.indexOf('=');
+      if (at < 1) throw new Error(`--server-env takes KEY=VALUE, got "${pair}"`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
+}
+
+function buildOf(raw: string | undefined, smoke: boolean): 'compiled' | 'tsx' {
+  const build = raw ?? (smoke ? 'tsx' : 'compiled');
+  if (build !== 'compiled' && build !== 'tsx') throw new Error(`--build must be compiled or tsx, got "${build}"`);
+  return build;
+}
+
+const OPTIONS = {
+  engine: { type: 'string' },
+  scale: { type: 'string' },
+  connections: { type: 'string' },
+  warmup: { type: 'string' },
+  duration: { type: 'string' },
+  rounds: { type: 'string' },
+  scenario: { type: 'string' },
+  scaling: { type: 'boolean', default: false },
+  smoke: { type: 'boolean', default: false },
+  'cpu-prof': { type: 'boolean', default: false },
+  explain: { type: 'boolean', default: false },
+  'payload-ceiling': { type: 'boolean', default: false },
+  floor: { type: 'boolean', default: false },
+  out: { type: 'string' },
+  keep: { type: 'boolean', default: false },
+  'seed-only': { type: 'boolean', default: false },
+  build: { type: 'string' },
+  'server-env': { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions | 'help' {
+  const { values } = parseArgs({ args: argv, options: OPTIONS, strict: true });
+  if (values.help) return 'help';
+  const smoke = values.smoke ?? false;
+  const engine = engineOf(values.engine);
+  const databaseUrl = env.BENCH_DATABASE_URL || null;
+  if (engine === 'postgres' && !databaseUrl)
+    throw new Error('--engine postgres needs BENCH_DATABASE_URL (a server URL, e.g. postgres://postgres@127.0.0.1:5432/postgres)');
+  return {
+    engine,
+    scale: scaleOf(values.scale, smoke),
+    databaseUrl,
+    connections: positive('connections', values.connections, 10, true),
+    warmup: positive('warmup', values.warmup, smoke ? 0.5 : 3, false),
+    duration: positive('duration', values.duration, smoke ? 1 : 10, false),
+    rounds: positive('rounds', values.rounds, smoke ? 1 : 3, true),
+    scenarios: values.scenario ? values.scenario.split(',').map((name) => name.trim()) : [],
+    scaling: values.scaling ?? false,
+    smoke,
+    cpuProf: values['cpu-prof'] ?? false,
+    explain: values.explain ?? false,
+    payloadCeiling: values['payload-ceiling'] ?? false,
+    floor: values.floor ?? false,
+    out: values.out ?? new URL('./results/', import.meta.url).pathname,
+    keepDatabase: (values.keep ?? false) || (values['seed-only'] ?? false),
+    seedOnly: values['seed-only'] ?? false,
+    build: buildOf(values.build, smoke),
+    serverEnv: envOf(values['server-env'] ?? []),
+  };
+}
+
+export { USAGE };

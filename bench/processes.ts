@@ -1,0 +1,185 @@
+import { type ChildProcess, fork, spawnSync } from 'node:child_process';
+import { existsSync, openSync, rmSync, symlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { BenchTarget } from './database.js';
+import { type IpcPeer, ipcPeer } from './ipc.js';
+
+/** The three child processes of a run: the server under test, the ceiling server, the load driver. */
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const INSTRUMENT = new URL('./instrument.mjs', import.meta.url).href;
+const TSX = ['--import', 'tsx'];
+
+export interface Child {
+  name: string;
+  process: ChildProcess;
+  peer: IpcPeer;
+  /** SIGTERM and wait; SIGKILL after `graceMs` */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export interface ServerChild extends Child {
+  url: string;
+  pid: number;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function wrap(name: string, child: ChildProcess): Child {
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    name,
+    process: child,
+    peer: ipcPeer(child, name),
+    async stop(graceMs = 30_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+async function waitForHealth(url: string, child: ChildProcess, logFile: string, timeoutMs = 180_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode} before answering; see ${logFile}`);
+    try {
+      const response = await fetch(`${url}/readyz`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the server did not become ready within ${timeoutMs / 1000} s; see ${logFile}`);
+}
+
+/** The environment of the server under test: only what the bench decides, nothing inherited by accident. */
+function serverEnv(target: BenchTarget, port: number, jwtSecret: string, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^(DATABASE_URL|REDIS_URL|STOREFRONT_|HOST$|PORT$|LOG_LEVEL$|NODE_OPTIONS$)/.test(key)),
+  );
+  return {
+    ...inherited,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    ...(target.databaseUrl ? { DATABASE_URL: target.databaseUrl } : {}),
+    STOREFRONT_DATA_DIR: target.dataDir,
+    STOREFRONT_JWT_SECRET: jwtSecret,
+    // The limiter stays in the request path (its cost is measured) but never refuses the bench's load.
+    STOREFRONT_RATE_LIMIT: '1000000',
+    STOREFRONT_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
+
+export type BuildMode = 'compiled' | 'tsx';
+
+let compiled: Promise<string> | null = null;
+
+/**
+ * The production build (`tsc -p tsconfig.build.json`) into a private directory, so the bench never
+ * runs a stale dist/. Type errors elsewhere in the tree do not stop tsc from emitting; a missing entry
+ * point does. `migrations/` is linked in because the compiled migrate.js looks for it two levels up.
+ */
+function compileServer(): Promise<string> {
+  compiled ??= (async () => {
+    const outDir = `${ROOT}.tmp/bench-build`;
+    rmSync(outDir, { recursive: true, force: true });
+    const tsc = spawnSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json', '--outDir', outDir], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    const entry = `${outDir}/src/cli.js`;
+    if (!existsSync(entry)) throw new Error(`the build produced no ${entry}:\n${tsc.stdout}${tsc.stderr}`);
+    if (tsc.status !== 0) process.stderr.write(`warning: tsc reported errors but emitted the server:\n${tsc.stdout.trim()}\n`);
+    symlinkSync(`${ROOT}migrations`, `${outDir}/migrations`);
+    return entry;
+  })();
+  return compiled;
+}
+
+/**
+ * The real entry point, unmodified, with the instrument preloaded: the compiled CLI (what
+ * `npm run build` + `npm start` run in production) or the TypeScript sources through tsx (what
+ * `npm start` runs in a checkout without a build).
+ */
+export interface ServerSetup {
+  jwtSecret: string;
+  logFile: string;
+  build: BuildMode;
+  env: Record<string, string>;
+}
+
+export async function startServer(target: BenchTarget, setup: ServerSetup): Promise<ServerChild> {
+  const { logFile, build } = setup;
+  const port = await freePort();
+  const log = openSync(logFile, 'a');
+  const script = build === 'compiled' ? await compileServer() : `${ROOT}src/cli.ts`;
+  const child = fork(script, ['serve'], {
+    cwd: ROOT,
+    env: serverEnv(target, port, setup.jwtSecret, setup.env),
+    execArgv: ['--import', INSTRUMENT, ...(build === 'tsx' ? TSX : [])],
+    stdio: ['ignore', log, log, 'ipc'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHealth(url, child, logFile);
+  return { ...wrap('server', child), url, pid: child.pid as number };
+}
+
+/** Children written for the bench say `{ready: true}` once they listen for requests (earlier messages would be lost). */
+function ready(child: ChildProcess, name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: unknown) => {
+      if ((message as { ready?: boolean })?.ready !== true) return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve();
+    };
+    const onExit = (code: number | null) => reject(new Error(`${name} exited (${code}) before it was ready`));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+export async function startCeiling(
+  routes: { path: string; body: string }[],
+  databaseUrl: string | null,
+  logFile: string,
+): Promise<ServerChild> {
+  const log = openSync(logFile, 'a');
+  const child = fork(new URL('./ceiling-server.ts', import.meta.url).pathname, [], {
+    cwd: ROOT,
+    execArgv: [...TSX, '--import', INSTRUMENT],
+    stdio: ['ignore', log, log, 'ipc'],
+  });
+  const started = wrap('ceiling', child);
+  await ready(child, 'ceiling');
+  const port = await freePort();
+  await started.peer.request('serve', { port, routes, databaseUrl });
+  return { ...started, url: `http://127.0.0.1:${port}`, pid: child.pid as number };
+}
+
+export async function startLoadDriver(logFile: string): Promise<Child> {
+  const log = openSync(logFile, 'a');
+  const child = fork(new URL('./load-driver.ts', import.meta.url).pathname, [], {
+    cwd: ROOT,
+    execArgv: TSX,
+    stdio: ['ignore', log, log, 'ipc'],
+  });
+  const driver = wrap('load driver', child);
+  await ready(child, 'load driver');
+  return driver;
+}

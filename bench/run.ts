@@ -1,0 +1,229 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { type BenchTarget, createTarget } from './database.js';
+import { explainReads } from './explain.js';
+import { drive, measureScenario, type Rig, type ScenarioResult, type ServerWindow } from './measure.js';
+import { type BenchOptions, SCALES, type ScaleName } from './options.js';
+import { type Child, type ServerChild, startCeiling, startLoadDriver, startServer } from './processes.js';
+import { type BenchResult, checkTargets } from './report.js';
+import { FLOOR_SCENARIOS, SCENARIOS, type Scenario, type ScenarioContext, scenarioByName } from './scenarios.js';
+import { type SeedInfo, seed } from './seed/seed.js';
+import { createSampler } from './system.js';
+
+/** One run: fresh database → seed → server, ceiling and load driver as children → every scenario → results. */
+
+const say = (text: string) => process.stderr.write(`${text}\n`);
+
+/** What an interrupted run must still undo (children, the bench database): run by the CLI on SIGINT/SIGTERM. */
+export const pendingCleanups = new Set<() => Promise<void>>();
+
+/** The code the server was built from: HEAD and whether src/ or migrations/ had uncommitted changes then. */
+function codeVersion(): { commit: string | null; uncommitted: boolean } {
+  const git = (args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    return { commit: git(['rev-parse', '--short', 'HEAD']), uncommitted: git(['status', '--porcelain', '--', 'src', 'migrations']) !== '' };
+  } catch {
+    return { commit: null, uncommitted: false };
+  }
+}
+
+/** The ceiling holds the real server's answers to every read scenario's URLs, byte for byte. */
+async function ceilingRoutes(server: ServerChild, context: ScenarioContext): Promise<{ path: string; body: string }[]> {
+  const paths = [...new Set(SCENARIOS.flatMap((scenario) => scenario.urls?.(context) ?? []))];
+  const routes: { path: string; body: string }[] = [];
+  // A few at a time: the server is warm afterwards, not flooded.
+  for (let start = 0; start < paths.length; start += 8) {
+    const batch = paths.slice(start, start + 8).map(async (path) => {
+      const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${context.credential}` } });
+      if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${await response.text()}`);
+      return { path, body: await response.text() };
+    });
+    routes.push(...(await Promise.all(batch)));
+  }
+  return routes;
+}
+
+function selectScenarios(names: string[]): Scenario[] {
+  if (names.length === 0) return SCENARIOS;
+  const wanted = new Set(names.map((name) => scenarioByName(name).name));
+  return SCENARIOS.filter((scenario) => wanted.has(scenario.name));
+}
+
+function seedSummary(info: SeedInfo): BenchResult['seed'] {
+  const { products, cartProducts, orderIds, customerIds, apiKey, adminPassword, ...rest } = info;
+  return rest;
+}
+
+/** The process's memory by kind, MB: what the RSS is made of. */
+function memoryOf(window: ServerWindow): Record<string, number> {
+  const round = (mb: number) => Math.round(mb * 10) / 10;
+  return {
+    rss: round(window.rssMb),
+    heapTotal: round(window.heapTotalMb),
+    heapUsed: round(window.heapUsedMb),
+    external: round(window.externalMb),
+  };
+}
+
+interface Children {
+  server?: ServerChild;
+  ceiling?: ServerChild;
+  driver?: Child;
+}
+
+async function measureAll(rig: Rig, scenarios: Scenario[]): Promise<ScenarioResult[]> {
+  const results: ScenarioResult[] = [];
+  // The ceiling is warmed once; each scenario warms the real server itself.
+  await drive(rig, 'get-product', rig.ceiling, rig.options.warmup);
+  for (const scenario of scenarios) {
+    say(`- ${scenario.name}`);
+    results.push(await measureScenario(rig, scenario));
+  }
+  if (rig.options.floor && rig.options.engine === 'postgres') {
+    for (const floor of FLOOR_SCENARIOS) {
+      say(`- ${floor.name}`);
+      results.push(await measureScenario(rig, floor, rig.ceiling));
+    }
+  }
+  return results;
+}
+
+interface Started {
+  children: Required<Children>;
+  code: ReturnType<typeof codeVersion>;
+  startSeconds: number;
+  startup: ServerWindow;
+}
+
+/** Fills `children` as each starts, so the caller's cleanup stops whatever did start when a later one fails. */
+async function startChildren(
+  options: BenchOptions,
+  target: BenchTarget,
+  info: SeedInfo,
+  logs: string,
+  children: Children,
+): Promise<Started> {
+  const began = performance.now();
+  const code = codeVersion();
+  children.server = await startServer(target, {
+    jwtSecret: randomBytes(48).toString('base64url'),
+    logFile: join(logs, 'server.log'),
+    build: options.build,
+    env: options.serverEnv,
+  });
+  const startSeconds = (performance.now() - began) / 1000;
+  const startup = await children.server.peer.request<ServerWindow>('report');
+  say(
+    `server ready in ${startSeconds.toFixed(1)} s (pid ${children.server.pid}, ${target.engine}); startup peak RSS ${startup.rssPeakMb.toFixed(0)} MB`,
+  );
+  children.ceiling = await startCeiling(
+    await ceilingRoutes(children.server, { seed: info, credential: info.apiKey }),
+    target.databaseUrl,
+    join(logs, 'ceiling.log'),
+  );
+  children.driver = await startLoadDriver(join(logs, 'load-driver.log'));
+  return { children: children as Required<Children>, code, startSeconds, startup };
+}
+
+function metaOf(options: BenchOptions, scale: ScaleName, started: Pick<Started, 'code' | 'startSeconds'>): BenchResult['meta'] {
+  const { connections, warmup, duration, rounds, smoke, serverEnv } = options;
+  return {
+    engine: options.engine,
+    scale,
+    products: SCALES[scale],
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}`,
+    build: options.build,
+    commit: started.code.commit,
+    uncommittedChanges: started.code.uncommitted,
+    options: { connections, warmup, duration, rounds, smoke, serverEnv },
+    serverStartSeconds: Math.round(started.startSeconds * 10) / 10,
+  };
+}
+
+/** Seeded and started: every scenario, with the server's memory before and after. */
+async function measureRun(
+  options: BenchOptions,
+  scale: ScaleName,
+  scenarioNames: string[],
+  rig: Rig,
+  started: Started,
+): Promise<BenchResult> {
+  const idle = await rig.server.peer.request<ServerWindow>('report');
+  const scenarios = await measureAll(rig, selectScenarios(scenarioNames)).finally(() => rig.sampler.close());
+  const final = await rig.server.peer.request<ServerWindow>('report');
+  const server = {
+    startupRssPeakMb: started.startup.rssPeakMb,
+    lifetimeRssPeakMb: final.lifetimeRssPeakMb,
+    idleRssMb: idle.rssMb,
+    idle: memoryOf(idle),
+    end: memoryOf(final),
+  };
+  return {
+    meta: metaOf(options, scale, started),
+    seed: seedSummary(rig.context.seed),
+    server,
+    scenarios,
+    targets: checkTargets(options.engine, scale, scenarios, server.lifetimeRssPeakMb),
+  };
+}
+
+function rigOf(options: BenchOptions, target: BenchTarget, info: SeedInfo, children: Required<Children>, profileDir: string): Rig {
+  const { server, ceiling, driver } = children;
+  return {
+    options,
+    server,
+    ceiling,
+    driver,
+    context: { seed: info, credential: info.apiKey },
+    profileDir,
+    sampler: createSampler(target.databaseUrl, { server: server.pid, ceiling: ceiling.pid, driver: driver.process.pid as number }),
+  };
+}
+
+/** --seed-only: no server, no scenarios; the result names the kept database. */
+function seededOnly(options: BenchOptions, scale: ScaleName, info: SeedInfo, target: BenchTarget): BenchResult {
+  say(
+    `seeded; store ${info.storeId}, API key ${info.apiKey}; DATABASE_URL=${target.databaseUrl ?? ''} STOREFRONT_DATA_DIR=${target.dataDir}`,
+  );
+  return {
+    meta: metaOf(options, scale, { code: codeVersion(), startSeconds: 0 }),
+    seed: seedSummary(info),
+    server: emptyServer,
+    scenarios: [],
+    targets: [],
+  };
+}
+
+const emptyServer = { startupRssPeakMb: 0, lifetimeRssPeakMb: 0, idleRssMb: 0, idle: {}, end: {} };
+
+export async function runBench(options: BenchOptions, scale: ScaleName, scenarioNames: string[]): Promise<BenchResult> {
+  const logs = join(options.out, 'logs');
+  const profileDir = join(options.out, 'profiles', `${options.engine}-${scale}`);
+  mkdirSync(logs, { recursive: true });
+  if (options.cpuProf) mkdirSync(profileDir, { recursive: true });
+  const target = await createTarget(options.engine, options.databaseUrl);
+  const children: Children = {};
+  const cleanup = async () => {
+    pendingCleanups.delete(cleanup);
+    await Promise.all([children.driver?.stop(5000), children.ceiling?.stop(5000)]);
+    await children.server?.stop();
+    if (options.keepDatabase) say(`kept ${target.describe}`);
+    else await target.drop();
+  };
+  pendingCleanups.add(cleanup);
+  try {
+    say(`seeding ${scale} into ${target.describe}`);
+    const info = await seed(target, SCALES[scale]);
+    if (options.explain) await explainReads(target, info, join(options.out, `explain-${options.engine}-${scale}.txt`));
+    if (options.seedOnly) return seededOnly(options, scale, info, target);
+    const started = await startChildren(options, target, info, logs, children);
+    return await measureRun(options, scale, scenarioNames, rigOf(options, target, info, started.children, profileDir), started);
+  } finally {
+    await cleanup();
+  }
+}

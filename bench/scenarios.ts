@@ -1,0 +1,199 @@
+import type { Request } from 'autocannon';
+import { PRODUCT_OPTIONS, productFixture } from './seed/fixtures.js';
+import type { SeedInfo } from './seed/seed.js';
+
+/**
+ * The measured scenarios. Requests are built in the load driver (autocannon's setupRequest runs
+ * there), so a scenario is a name plus a function of the seeded store; reads run before writes so
+ * the writes' new rows never change what the reads measure.
+ */
+
+export interface ScenarioContext {
+  seed: SeedInfo;
+  /** the bearer credential of every request but POST /auth */
+  credential: string;
+}
+
+export interface Scenario {
+  name: string;
+  label: string;
+  kind: 'read' | 'write';
+  requests(ctx: ScenarioContext): Request[];
+  /** every URL a read scenario requests: the ceiling server holds their real responses */
+  urls?(ctx: ScenarioContext): string[];
+  /**
+   * Spread connections over many client addresses, each used for a few requests: POST /auth
+   * allows 30 attempts a minute per address (CONTRACT §4), and a login service is called by many
+   * clients, not one.
+   */
+  manyClients?: boolean;
+}
+
+const API = '/api/v1';
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
+const json = { 'content-type': 'application/json' };
+const auth = (ctx: ScenarioContext) => ({ authorization: `Bearer ${ctx.credential}` });
+
+/** One GET request whose path is drawn at random per request (connections do not march in step). */
+function getEach(ctx: ScenarioContext, path: () => string): Request[] {
+  return [{ method: 'GET', path: path(), headers: auth(ctx), setupRequest: (request) => ({ ...request, path: path() }) }];
+}
+
+function getOne(ctx: ScenarioContext, path: string): Request[] {
+  return [{ method: 'GET', path, headers: auth(ctx) }];
+}
+
+/** A body per request: unique titles (handles), so every create is a new product. */
+function sendEach(ctx: ScenarioContext, method: 'POST' | 'PATCH', path: () => string, body: () => unknown): Request[] {
+  const headers = { ...auth(ctx), ...json };
+  return [
+    {
+      method,
+      path: path(),
+      headers,
+      body: JSON.stringify(body()),
+      setupRequest: (request) => ({ ...request, path: path(), body: JSON.stringify(body()) }),
+    },
+  ];
+}
+
+export const productPath = (id: string) => `${API}/products/${id}`;
+
+/** Load-driver-wide: rounds of one run must never repeat a title (handles would get suffixes). */
+let created = 0;
+
+/** A product like the seeded ones (same generator and options), numbered past them so its handle is new. */
+function newProductBody(seed: SeedInfo) {
+  created += 1;
+  return { ...productFixture(seed.counts.products + created), options: PRODUCT_OPTIONS };
+}
+
+function newOrderBody(seed: SeedInfo) {
+  const lines = [pick(seed.cartProducts), pick(seed.cartProducts), pick(seed.cartProducts)].map((p, k) => ({
+    productId: p.productId,
+    title: p.title,
+    price: p.price,
+    quantity: k + 1,
+    sku: p.sku,
+  }));
+  const subTotal = Math.round(lines.reduce((sum, line) => sum + line.price * line.quantity, 0) * 100) / 100;
+  const address = { firstName: 'Bench', lastName: 'Buyer', address1: '1 Main Street', city: 'Springfield', zip: '60000', country: 'US' };
+  return {
+    cartItems: lines,
+    subTotal,
+    totalAmount: subTotal + 5,
+    shippingCharge: 5,
+    userId: pick(seed.customerIds),
+    contactEmail: 'buyer@example.test',
+    shippingAddress: address,
+    billingAddress: address,
+    paymentMethod: 'card',
+    paymentStatus: 'paid',
+  };
+}
+
+/** The patched price alternates below the product's compare price, so every PATCH is valid. */
+function newPriceBody(product: SeedInfo['products'][number]) {
+  const price = Math.random() < 0.5 ? product.price : Math.round(product.price * 90) / 100;
+  return { price };
+}
+
+/** A read scenario over a fixed set of URLs, one drawn at random per request (connections do not march in step). */
+function read(name: string, label: string, urls: (ctx: ScenarioContext) => string[]): Scenario {
+  return {
+    name,
+    label,
+    kind: 'read',
+    urls,
+    requests: (ctx) => {
+      const all = urls(ctx);
+      return all.length === 1 ? getOne(ctx, all[0]) : getEach(ctx, () => pick(all));
+    },
+  };
+}
+
+export const SCENARIOS: Scenario[] = [
+  read('get-product', 'get product by id', (ctx) => ctx.seed.products.map((p) => productPath(p.id))),
+  read('list-products', 'list products p1', () => [`${API}/products`]),
+  read('list-products-price-deep', 'list p2000 by price', (ctx) => [`${API}/products?page=${ctx.seed.pricePage}&sort=price`]),
+  read('search-products', 'search products 1%', (ctx) => [`${API}/products?search=${encodeURIComponent(ctx.seed.searchTerm)}`]),
+  read('smart-collection', 'smart collection p1', (ctx) => [`${API}/collections/${ctx.seed.smartCollectionId}/products`]),
+  read('get-order', 'get order', (ctx) => ctx.seed.orderIds.map((id) => `${API}/orders/${id}`)),
+  read('list-orders-status', 'list orders by status', () => [`${API}/orders?status=fulfilled`]),
+  read('get-customer', 'get customer', (ctx) => ctx.seed.customerIds.map((id) => `${API}/customers/${id}`)),
+  {
+    name: 'patch-product-price',
+    label: 'patch product price',
+    kind: 'write',
+    requests: (ctx) => {
+      let product = pick(ctx.seed.products);
+      return sendEach(
+        ctx,
+        'PATCH',
+        () => {
+          product = pick(ctx.seed.products);
+          return productPath(product.id);
+        },
+        () => newPriceBody(product),
+      );
+    },
+  },
+  {
+    name: 'create-product',
+    label: 'create product 2x3x3',
+    kind: 'write',
+    requests: (ctx) =>
+      sendEach(
+        ctx,
+        'POST',
+        () => `${API}/products`,
+        () => newProductBody(ctx.seed),
+      ),
+  },
+  {
+    name: 'create-order',
+    label: 'create order 3 items',
+    kind: 'write',
+    requests: (ctx) =>
+      sendEach(
+        ctx,
+        'POST',
+        () => `${API}/orders`,
+        () => newOrderBody(ctx.seed),
+      ),
+  },
+  {
+    name: 'auth',
+    label: 'POST /auth',
+    kind: 'write',
+    manyClients: true,
+    requests: (ctx) => [
+      {
+        method: 'POST',
+        path: `${API}/auth`,
+        headers: json,
+        body: JSON.stringify({ storeSlug: ctx.seed.storeSlug, email: ctx.seed.adminEmail, password: ctx.seed.adminPassword }),
+      },
+    ],
+  },
+];
+
+/**
+ * Runs only against the ceiling server (PostgreSQL): the get-by-id URLs after n `SELECT 1` round trips.
+ * get-product itself makes 3 sequential round trips (API key, product, then variants and collections in parallel).
+ */
+export const FLOOR_SCENARIOS: Scenario[] = [1, 3].map((n) => ({
+  name: `floor-${n}`,
+  label: `floor: ${n} x SELECT 1`,
+  kind: 'read' as const,
+  requests: (ctx: ScenarioContext) => getEach(ctx, () => `/floor/${n}${productPath(pick(ctx.seed.products).id)}`),
+}));
+
+/** The scaling scenarios (issue: get-by-id, list page 1 and search at 1k, 10k and 100k). */
+export const SCALING_SCENARIOS = ['get-product', 'list-products', 'search-products'];
+
+export function scenarioByName(name: string): Scenario {
+  const scenario = [...SCENARIOS, ...FLOOR_SCENARIOS].find((candidate) => candidate.name === name);
+  if (!scenario) throw new Error(`unknown scenario "${name}"; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  return scenario;
+}

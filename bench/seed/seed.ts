@@ -1,0 +1,136 @@
+import { sql } from 'kysely';
+import { createApiKey } from '../../src/api-keys/api-keys.service.js';
+import { createCollection } from '../../src/collections/collections.service.js';
+import { loadConfig } from '../../src/config.js';
+import { type Db, openDatabase } from '../../src/db/database.js';
+import { migrate } from '../../src/db/migrate.js';
+import { createMediaStore } from '../../src/media/store.js';
+import { productListSpec } from '../../src/products/products.sql.js';
+import { likePattern } from '../../src/shared/list.js';
+import { createAdmin, createStore } from '../../src/stores/stores.service.js';
+import type { BenchTarget } from '../database.js';
+import { SERVICE_PRODUCTS, type SeededProduct, seedCatalog } from './catalog.js';
+import { checkFidelity, type Fidelity } from './fidelity.js';
+import { SEARCH_TERM } from './fixtures.js';
+import { seedCustomers, seedOrders } from './people.js';
+
+/** What the scenarios need to know about the seeded store; plain JSON (it travels to the load driver). */
+export interface SeedInfo {
+  storeId: string;
+  storeSlug: string;
+  adminEmail: string;
+  adminPassword: string;
+  apiKey: string;
+  counts: { products: number; customers: number; orders: number };
+  products: { id: string; price: number; comparePrice: number | null }[];
+  cartProducts: { productId: string; title: string; price: number; sku: string }[];
+  orderIds: string[];
+  customerIds: string[];
+  smartCollectionId: string;
+  searchTerm: string;
+  searchMatches: number;
+  smartCollectionMatches: number;
+  /** page 2,000 of the price sort, or the last page when the catalog has fewer than 50,000 products */
+  pricePage: number;
+  fidelity: Fidelity;
+  seconds: Record<string, number>;
+}
+
+const SAMPLE = 200;
+const ADMIN_PASSWORD = 'bench-admin-password';
+
+/** `count` items spread evenly over `items` (first and last included). */
+function spread<T>(items: T[], count: number): T[] {
+  if (items.length <= count) return [...items];
+  return Array.from({ length: count }, (_, k) => items[Math.floor((k * (items.length - 1)) / (count - 1))]);
+}
+
+async function timed<T>(seconds: Record<string, number>, phase: string, work: () => Promise<T>): Promise<T> {
+  const began = performance.now();
+  const result = await work();
+  seconds[phase] = Math.round((performance.now() - began) / 10) / 100;
+  process.stderr.write(`  seeded ${phase} in ${seconds[phase]} s\n`);
+  return result;
+}
+
+/** "Under $100": the smart collection of the smart-collection scenario, created by the service. */
+async function seedSmartCollection(db: Db, storeId: string, media: ReturnType<typeof createMediaStore>): Promise<string> {
+  const input = {
+    title: 'Under $100',
+    collectionType: 'smart' as const,
+    matchType: 'all condition' as const,
+    conditions: [
+      { field: 'price', operator: 'less_than', value: '100' },
+      { field: 'status', operator: 'equals', value: 'active' },
+    ],
+  };
+  const created = await db.transaction().execute((trx) => createCollection(trx, storeId, input, { store: media, maxBytes: 1024 * 1024 }));
+  return created.id;
+}
+
+async function countWhere(db: Db, storeId: string, condition: ReturnType<typeof sql>): Promise<number> {
+  const { rows } = await sql<{
+    n: number;
+  }>`SELECT count(*)::int AS n FROM products WHERE products.store_id = ${storeId} AND ${condition}`.execute(db);
+  return rows[0]?.n ?? 0;
+}
+
+interface Seeded {
+  storeId: string;
+  apiKey: string;
+  products: SeededProduct[];
+  customerIds: string[];
+  orderIds: string[];
+  smartCollectionId: string;
+}
+
+async function seedAll(db: Db, target: BenchTarget, productCount: number, seconds: Record<string, number>): Promise<Seeded> {
+  const config = loadConfig({ STOREFRONT_DATA_DIR: target.dataDir, STOREFRONT_JWT_SECRET: 'x'.repeat(32), LOG_LEVEL: 'silent' });
+  const media = createMediaStore(config);
+  const store = await createStore(db, { slug: 'bench', name: 'Bench store' });
+  await createAdmin(db, store.id, { email: 'admin@bench.test', password: ADMIN_PASSWORD });
+  const { key } = await createApiKey(db, store.id, { name: 'bench', scopes: ['*'] });
+  const ctx = { media, config };
+  const products = await timed(seconds, 'products', () => seedCatalog(db, store.id, productCount, ctx));
+  const smartCollectionId = await seedSmartCollection(db, store.id, media);
+  const customerIds = await timed(seconds, 'customers', () => seedCustomers(db, store.id, Math.floor(productCount / 2)));
+  const orderIds = await timed(seconds, 'orders', () => seedOrders(db, store.id, productCount * 2, products, customerIds));
+  // A fresh import is analyzed before it is measured, as autovacuum (PostgreSQL) or the server's timer (PGlite) would.
+  await timed(seconds, 'vacuum-analyze', () => sql`VACUUM ANALYZE`.execute(db));
+  return { storeId: store.id, apiKey: key, products, customerIds, orderIds, smartCollectionId };
+}
+
+/** Creates, fills and closes the target's database; the server under test starts on it afterwards. */
+export async function seed(target: BenchTarget, productCount: number): Promise<SeedInfo> {
+  const seconds: Record<string, number> = {};
+  const database = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir, poolSize: 4 });
+  try {
+    await migrate(database.db);
+    const db = database.db;
+    const s = await seedAll(db, target, productCount, seconds);
+    const fidelity = await checkFidelity(db, s.storeId, s.products[0].id, s.products[Math.min(SERVICE_PRODUCTS, s.products.length - 1)].id);
+    const matches = await countWhere(db, s.storeId, productListSpec.search(likePattern(SEARCH_TERM)) as ReturnType<typeof sql>);
+    const under100 = await countWhere(db, s.storeId, sql`products.price < 100 AND products.status = 'active'`);
+    return {
+      storeId: s.storeId,
+      storeSlug: 'bench',
+      adminEmail: 'admin@bench.test',
+      adminPassword: ADMIN_PASSWORD,
+      apiKey: s.apiKey,
+      counts: { products: s.products.length, customers: s.customerIds.length, orders: s.orderIds.length },
+      products: spread(s.products, SAMPLE).map(({ id, price, comparePrice }) => ({ id, price, comparePrice })),
+      cartProducts: spread(s.products, 50).map(({ id, title, price, sku }) => ({ productId: id, title, price, sku })),
+      orderIds: spread(s.orderIds, SAMPLE),
+      customerIds: spread(s.customerIds, SAMPLE),
+      smartCollectionId: s.smartCollectionId,
+      searchTerm: SEARCH_TERM,
+      searchMatches: matches,
+      smartCollectionMatches: under100,
+      pricePage: Math.max(1, Math.min(2000, Math.ceil(productCount / 25))),
+      fidelity,
+      seconds,
+    };
+  } finally {
+    await database.close();
+  }
+}
