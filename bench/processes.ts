@@ -92,7 +92,8 @@ let compiled: Promise<string> | null = null;
 /**
  * The production build (`tsc -p tsconfig.build.json`) into a private directory, so the bench never
  * runs a stale dist/. Type errors elsewhere in the tree do not stop tsc from emitting; a missing entry
- * point does. `migrations/` is linked in because the compiled migrate.js looks for it two levels up.
+ * point does. The compiled migrate.js looks for migrations/ two or three levels above itself (right for
+ * dist/ at the repository root); this build sits one level deeper, so migrations/ is linked into it.
  */
 function compileServer(): Promise<string> {
   compiled ??= (async () => {
@@ -104,8 +105,8 @@ function compileServer(): Promise<string> {
     });
     const entry = `${outDir}/src/cli.js`;
     if (!existsSync(entry)) throw new Error(`the build produced no ${entry}:\n${tsc.stdout}${tsc.stderr}`);
-    if (tsc.status !== 0) process.stderr.write(`warning: tsc reported errors but emitted the server:\n${tsc.stdout.trim()}\n`);
     symlinkSync(`${ROOT}migrations`, `${outDir}/migrations`);
+    if (tsc.status !== 0) process.stderr.write(`warning: tsc reported errors but emitted the server:\n${tsc.stdout.trim()}\n`);
     return entry;
   })();
   return compiled;
