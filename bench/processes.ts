@@ -97,8 +97,10 @@ let compiled: Promise<string> | null = null;
  */
 function compileServer(): Promise<string> {
   compiled ??= (async () => {
-    const outDir = `${ROOT}.tmp/bench-build`;
+    // One directory per bench process: concurrent runs must not rebuild under each other's server.
+    const outDir = `${ROOT}.tmp/bench-build-${process.pid}`;
     rmSync(outDir, { recursive: true, force: true });
+    process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
     const tsc = spawnSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json', '--outDir', outDir], {
       cwd: ROOT,
       encoding: 'utf8',
