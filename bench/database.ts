@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { createOwnDatabase } from '../src/db/own-database.js';
 import type { Engine } from './options.js';
 
 /** A fresh, empty place for one bench run's data: its own PostgreSQL database or its own PGlite data dir. */
@@ -17,28 +16,6 @@ export interface BenchTarget {
   drop(): Promise<void>;
 }
 
-async function adminQuery(serverUrl: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-/**
- * Creates `storefront_bench_<time>_<random>` on the server of `serverUrl`: never touches another
- * database, and the name is unique so concurrent runs (or other engineers' tests) never collide.
- */
-async function createPostgresDatabase(serverUrl: string): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
-  const name = `storefront_bench_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(serverUrl, `CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), name, drop: () => adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
 export async function createTarget(engine: Engine, serverUrl: string | null): Promise<BenchTarget> {
   const dataDir = mkdtempSync(join(tmpdir(), 'storefront-bench-'));
   const removeDir = () => rmSync(dataDir, { recursive: true, force: true });
@@ -46,7 +23,8 @@ export async function createTarget(engine: Engine, serverUrl: string | null): Pr
     return { engine, databaseUrl: null, dataDir, describe: `PGlite data dir ${dataDir}`, drop: async () => removeDir() };
   }
   if (!serverUrl) throw new Error('the postgres engine needs BENCH_DATABASE_URL');
-  const database = await createPostgresDatabase(serverUrl);
+  // storefront_bench_<time>_<random>: never another database, and concurrent runs never collide.
+  const database = await createOwnDatabase(serverUrl, 'storefront_bench');
   return {
     engine,
     databaseUrl: database.url,

@@ -2,20 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
-
-async function adminQuery(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
+import { createOwnDatabase, type OwnDatabase } from '../src/db/own-database.js';
 
 /** A migrated PGlite data dir that each test file copies, so initdb and migrations run once per run. */
 async function makePgliteTemplate(root: string): Promise<string> {
@@ -26,16 +16,12 @@ async function makePgliteTemplate(root: string): Promise<string> {
   return dir;
 }
 
-/** This run's own PostgreSQL database, created here and dropped at teardown. */
-async function makePostgresDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `storefront_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(serverUrl, `CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+async function makePostgresDatabase(serverUrl: string): Promise<OwnDatabase> {
+  const own = await createOwnDatabase(serverUrl, 'storefront_test');
+  const database = await openDatabase({ databaseUrl: own.url, dataDir: '' });
   await migrate(database.db);
   await database.close();
-  return { url: url.toString(), drop: () => adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  return own;
 }
 
 export default async function setup(project: TestProject) {
