@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createOwnDatabase } from '../src/db/own-database.js';
+import { createOwnDatabase } from '../test/support/own-database.js';
 import type { Engine } from './options.js';
 
 /** A fresh, empty place for one bench run's data: its own PostgreSQL database or its own PGlite data dir. */

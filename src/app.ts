@@ -17,16 +17,16 @@ import type { Config } from './config.js';
 import { registerCustomerRoutes } from './customers/customers.routes.js';
 import type { Database } from './db/database.js';
 import { handleError, rateLimited } from './errors.js';
+import type { App, AppContext } from './http/context.js';
 import { registerHealthRoutes } from './http/health.js';
 import { loggerOptions } from './http/logging.js';
 import { openApiOptions } from './http/openapi.js';
-import { createRouteMirror } from './http/routing.js';
+import { assertAccessDeclared, createRouteMirror } from './http/routing.js';
 import { validatorCompiler } from './http/validation.js';
+import { createMediaStore } from './media/backend.js';
 import { registerMediaRoutes } from './media/media.routes.js';
-import { createMediaStore } from './media/store.js';
 import { registerOrderRoutes } from './orders/orders.routes.js';
 import { registerProductRoutes } from './products/products.routes.js';
-import type { App, AppContext } from './shared/http.js';
 
 export interface BuildOptions {
   config: Config;
@@ -100,6 +100,7 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
 
   await app.register(
     async (api: App) => {
+      api.addHook('onRoute', assertAccessDeclared);
       api.addHook('onRequest', authenticate(ctx));
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
       await registerAuthRoutes(api, ctx, createLoginThrottle(redis, redisPrefix));

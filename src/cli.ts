@@ -3,8 +3,8 @@ import { createApiKey, listApiKeys, revokeApiKey } from './api-keys/api-keys.ser
 import { ALL_SCOPES } from './auth/scopes.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/lock-file.js';
+import { openMigratedDatabase } from './db/open-migrated.js';
 import { AppError } from './errors.js';
-import { openMigratedDatabase } from './runtime.js';
 import { serve } from './server.js';
 import { createAdmin, createStore, requireStore } from './stores/stores.service.js';
 

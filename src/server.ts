@@ -1,6 +1,6 @@
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { openMigratedDatabase } from './runtime.js';
+import { openMigratedDatabase } from './db/open-migrated.js';
 import { ensureDemoStore } from './stores/demo.js';
 
 /** The process: config → db → migrate → demo store → listen, and a graceful stop on SIGTERM/SIGINT. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
-import { createOwnDatabase, type OwnDatabase } from '../src/db/own-database.js';
+import { createOwnDatabase, type OwnDatabase } from './support/own-database.js';
 
 /** A migrated PGlite data dir that each test file copies, so initdb and migrations run once per run. */
 async function makePgliteTemplate(root: string): Promise<string> {

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../src/db/database.js';
-import type { DB } from '../../src/db/schema.js';
+import type { DB } from '../../src/db/tables.js';
 
 /** PostgreSQL binds at most 65,535 parameters per statement; stay under it with some room. */
 const MAX_PARAMETERS = 60_000;

@@ -1,7 +1,7 @@
 import { type Insertable, sql } from 'kysely';
 import { upsertAttributeValues } from '../../src/attributes/attribute-values.sql.js';
 import type { Db } from '../../src/db/database.js';
-import type { DB } from '../../src/db/schema.js';
+import type { DB } from '../../src/db/tables.js';
 import { handleBaseOf } from '../../src/products/handles.js';
 import { upsertAttributesByName } from '../../src/products/option-attributes.js';
 import { combinations, skuOf } from '../../src/products/options.js';

@@ -4,7 +4,7 @@ import { createCollection } from '../../src/collections/collections.service.js';
 import { loadConfig } from '../../src/config.js';
 import { type Db, openDatabase } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
-import { createMediaStore } from '../../src/media/store.js';
+import { createMediaStore } from '../../src/media/backend.js';
 import { productListSpec } from '../../src/products/products.sql.js';
 import { likePattern } from '../../src/shared/list.js';
 import { createAdmin, createStore } from '../../src/stores/stores.service.js';

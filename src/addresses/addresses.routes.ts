@@ -1,6 +1,6 @@
+import type { App, AppContext } from '../http/context.js';
+import { IdParams } from '../shared/common.schema.js';
 import { ok } from '../shared/envelope.js';
-import type { App, AppContext } from '../shared/http.js';
-import { IdParams } from '../shared/schema.js';
 import { AddressArrayEnvelope, AddressBody, AddressEnvelope, CustomerIdParams, NullEnvelope } from './addresses.schema.js';
 import { createAddress, deleteAddress, getAddress, listAddresses, updateAddress } from './addresses.service.js';
 

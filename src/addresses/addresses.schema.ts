@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Email } from '../customers/email.schema.js';
-import { Envelope, ID_PATTERN, Nullable, StringEnum, Text, Timestamp } from '../shared/schema.js';
+import { Envelope, ID_PATTERN, Nullable, StringEnum, Text, Timestamp } from '../shared/common.schema.js';
 
 export const ADDRESS_TYPES = ['Home', 'Work', 'Other'] as const;
 /** A non-paginated list must stay bounded: a customer keeps at most this many addresses. */

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { AttributeSetTable } from '../db/schema.js';
+import type { AttributeSetTable } from '../db/tables.js';
 import { iso } from '../shared/envelope.js';
 import { ilikeAny, type ListSpec } from '../shared/list.js';
 import type { AttributeSet } from './attribute-sets.schema.js';

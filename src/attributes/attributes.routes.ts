@@ -1,6 +1,6 @@
+import type { App, AppContext } from '../http/context.js';
+import { DeletedEnvelope, IdParams } from '../shared/common.schema.js';
 import { ok, okList } from '../shared/envelope.js';
-import type { App, AppContext } from '../shared/http.js';
-import { DeletedEnvelope, IdParams } from '../shared/schema.js';
 import {
   AttributeEnvelope,
   AttributeListEnvelope,

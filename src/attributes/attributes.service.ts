@@ -1,6 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { AttributeTable } from '../db/schema.js';
+import type { AttributeTable } from '../db/tables.js';
 import { notFound, registerUniqueConstraint, validationError } from '../errors.js';
 import { iso } from '../shared/envelope.js';
 import { isId, newId } from '../shared/ids.js';

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { unauthorized } from '../errors.js';
+import type { App, AppContext } from '../http/context.js';
+import { Body, Envelope } from '../shared/common.schema.js';
 import { ok } from '../shared/envelope.js';
-import type { App, AppContext } from '../shared/http.js';
-import { Body, Envelope } from '../shared/schema.js';
 import { findAdminByEmail, findStoreBySlug } from '../stores/stores.service.js';
 import { dummyPasswordHash, verifyPassword } from './passwords.js';
 import type { LoginThrottle } from './throttle.js';

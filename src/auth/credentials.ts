@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { findLiveApiKey } from '../api-keys/api-keys.service.js';
 import { AppError, forbidden, unauthorized } from '../errors.js';
-import type { AppContext, Auth } from '../shared/http.js';
+import type { AppContext, Auth } from '../http/context.js';
 import { hasScope } from './scopes.js';
 import { API_KEY_PATTERN, verifyAccessToken } from './tokens.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
-import { idsOf, memberIds, newCollection, newProduct } from './collections.fixtures.js';
+import { idsOf, memberIds, newCollection, newProduct } from '../../test/support/collections.fixtures.js';
 
 let t: TestContext;
 beforeAll(async () => {

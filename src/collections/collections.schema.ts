@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Body, Envelope, ListEnvelope, Name, Nullable, StringEnum, Text, Timestamp } from '../shared/common.schema.js';
 import { ListQuery } from '../shared/list.js';
-import { Body, Envelope, ListEnvelope, Name, Nullable, StringEnum, Text, Timestamp } from '../shared/schema.js';
 import { CONDITION_FIELDS, CONDITION_OPERATORS, MATCH_TYPES } from './rules.js';
 
 export const COLLECTION_TYPES = ['manual', 'smart'] as const;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
-import { newProduct, type Rule, smart } from './collections.fixtures.js';
+import { newProduct, type Rule, smart } from '../../test/support/collections.fixtures.js';
 
 let t: TestContext;
 let store: TestStore;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, setupTestApp, type TestContext } from '../../test/helpers.js';
-import { PNG_URI } from '../media/test-fixtures.js';
-import { apiKey, newCollection, newProduct } from './collections.fixtures.js';
+import { apiKey, newCollection, newProduct } from '../../test/support/collections.fixtures.js';
+import { PNG_URI } from '../../test/support/media.fixtures.js';
 
 let t: TestContext;
 beforeAll(async () => {

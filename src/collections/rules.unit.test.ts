@@ -1,6 +1,6 @@
 import { DummyDriver, type Expression, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type SqlBool } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { DB } from '../db/schema.js';
+import type { DB } from '../db/tables.js';
 import { compileRules, conditionErrors, type Rule } from './rules.js';
 
 // A Kysely that only compiles: the generated SQL and parameters are checked without a database.

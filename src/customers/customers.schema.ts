@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { AddressBody } from '../addresses/addresses.schema.js';
+import { Body, Envelope, ListEnvelope, Name, Nullable, PastTimestamp, Text, Timestamp } from '../shared/common.schema.js';
 import { ListQuery } from '../shared/list.js';
-import { Body, Envelope, ListEnvelope, Name, Nullable, PastTimestamp, Text, Timestamp } from '../shared/schema.js';
 import { MAX_PASSWORD, MIN_PASSWORD } from '../stores/stores.service.js';
 import { Email } from './email.schema.js';
 

@@ -1,9 +1,9 @@
 import { createAddress } from '../addresses/addresses.service.js';
 import type { Db } from '../db/database.js';
 import { notFound, registerUniqueConstraint, validationError } from '../errors.js';
+import { creationTimes, pastTimestampDetails } from '../shared/common.schema.js';
 import { isId, newId } from '../shared/ids.js';
 import { runList } from '../shared/list.js';
-import { creationTimes, pastTimestampDetails } from '../shared/schema.js';
 import type { CreateCustomerInput, Customer, CustomerListQuery, UpdateCustomerInput } from './customers.schema.js';
 import { COLUMNS, listSpec, selectCustomers, toCustomerOutput, toProfileColumns } from './customers.sql.js';
 

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { acquireDataDirLock } from './lock-file.js';
 import { PgliteWorkerClient } from './pglite-client.js';
 import { pgliteDialect } from './pglite-driver.js';
-import type { DB } from './schema.js';
+import type { DB } from './tables.js';
 
 export type Db = Kysely<DB>;
 

@@ -1,6 +1,6 @@
 import type { Database } from '../db/database.js';
 import { AppError } from '../errors.js';
-import type { App } from '../shared/http.js';
+import type { App } from './context.js';
 
 export function registerHealthRoutes(app: App, database: Database): void {
   const config = { public: true, rateLimit: false };

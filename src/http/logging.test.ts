@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, testConfig } from '../../test/helpers.js';
 import { buildApp } from '../app.js';
-import type { App } from '../shared/http.js';
+import type { App } from './context.js';
 
 const lines: string[] = [];
 let app: App;

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import Router from 'find-my-way';
 import { AppError, notFound, sendError } from '../errors.js';
-import { ErrorEnvelope } from '../shared/schema.js';
+import { ErrorEnvelope } from '../shared/common.schema.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
@@ -31,4 +31,14 @@ export function createRouteMirror() {
       return sendError(reply, new AppError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed on this path`));
     },
   };
+}
+
+/**
+ * Every route of the API says who may call it: an API-key scope, access tokens only, or public.
+ * A route that says none is refused at registration rather than left open to every credential.
+ */
+export function assertAccessDeclared(route: Pick<RouteOptions, 'method' | 'url' | 'config'>): void {
+  const config = (route.config ?? {}) as { public?: boolean; scope?: string; tokenOnly?: boolean };
+  if (config.public || config.scope || config.tokenOnly) return;
+  throw new Error(`${String(route.method)} ${route.url} declares no access: set config.scope, config.tokenOnly or config.public`);
 }

@@ -2,9 +2,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { GIF, PNG } from '../../test/support/media.fixtures.js';
 import { createFsMediaStore } from './fs-store.js';
 import { mediaKeyOf } from './media.js';
-import { GIF, PNG } from './test-fixtures.js';
 
 const root = mkdtempSync(join(tmpdir(), 'storefront-media-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, setupTestApp, type TestContext } from '../../test/helpers.js';
-import { AVIF, dataUri, GIF, JPEG, PDF, PNG, WEBP } from './test-fixtures.js';
+import { AVIF, dataUri, GIF, JPEG, PDF, PNG, WEBP } from '../../test/support/media.fixtures.js';
 
 let t: TestContext;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { AVIF, AVIF_COMPATIBLE, dataUri, GIF, JPEG, PDF, PNG, WEBP } from '../../test/support/media.fixtures.js';
 import { decodeDataUri } from './data-uri.js';
 import { contentTypeOfKey, DOCUMENT_OR_IMAGE_TYPES, IMAGE_TYPES, mediaKeyOf } from './media.js';
 import { sniffMediaType } from './sniff.js';
-import { AVIF, AVIF_COMPATIBLE, dataUri, GIF, JPEG, PDF, PNG, WEBP } from './test-fixtures.js';
 
 describe('sniffMediaType', () => {
   it('recognizes each accepted type by its magic bytes', () => {

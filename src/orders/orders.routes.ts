@@ -1,6 +1,6 @@
+import type { App, AppContext } from '../http/context.js';
+import { IdParams } from '../shared/common.schema.js';
 import { ok, okList } from '../shared/envelope.js';
-import type { App, AppContext } from '../shared/http.js';
-import { IdParams } from '../shared/schema.js';
 import { CreateOrderBody, OrderEnvelope, OrderListEnvelope, OrderListQuery, UpdateOrderBody } from './orders.schema.js';
 import { createOrder, getOrder, listOrders, updateOrder } from './orders.service.js';
 

@@ -1,7 +1,18 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Email } from '../customers/email.schema.js';
+import {
+  Body,
+  Envelope,
+  ID_PATTERN,
+  ListEnvelope,
+  Money,
+  Name,
+  Nullable,
+  PastTimestamp,
+  Text,
+  Timestamp,
+} from '../shared/common.schema.js';
 import { ListQuery } from '../shared/list.js';
-import { Body, Envelope, ID_PATTERN, ListEnvelope, Money, Name, Nullable, PastTimestamp, Text, Timestamp } from '../shared/schema.js';
 
 export const MAX_CART_ITEMS = 1000;
 export const MAX_TRACKING_ENTRIES = 100;

@@ -1,11 +1,11 @@
 import { type Insertable, sql, type UpdateObject } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { DB } from '../db/schema.js';
+import type { DB } from '../db/tables.js';
 import { notFound, registerUniqueConstraint, validationError } from '../errors.js';
+import { creationTimes, pastTimestampDetails } from '../shared/common.schema.js';
 import { isId, newId } from '../shared/ids.js';
 import { runList } from '../shared/list.js';
 import { missingReferences } from '../shared/references.js';
-import { creationTimes, pastTimestampDetails } from '../shared/schema.js';
 import { generateOrderNumber } from './order-numbers.js';
 import type { CreateOrderInput, Order, OrderListQuery, UpdateOrderInput } from './orders.schema.js';
 import {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
-import { dataUri, GIF, JPEG, PDF, PNG, PNG_URI, WEBP } from '../media/test-fixtures.js';
+import { dataUri, GIF, JPEG, PDF, PNG, PNG_URI, WEBP } from '../../test/support/media.fixtures.js';
 
 let t: TestContext;
 beforeAll(async () => {

@@ -1,6 +1,7 @@
+import type { App, AppContext } from '../http/context.js';
+import { sendWrite } from '../http/write.js';
+import { DeletedEnvelope, IdParams } from '../shared/common.schema.js';
 import { ok, okList } from '../shared/envelope.js';
-import type { App, AppContext } from '../shared/http.js';
-import { DeletedEnvelope, IdParams } from '../shared/schema.js';
 import {
   CreateProductBody,
   ProductEnvelope,
@@ -40,10 +41,7 @@ export async function registerProductRoutes(app: App, ctx: AppContext): Promise<
         response: { 201: ProductEnvelope },
       },
     },
-    async (request, reply) => {
-      const created = await db.transaction().execute((trx) => createProduct(trx, request.auth.storeId, request.body, ctx));
-      return reply.status(201).send(ok(created));
-    },
+    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => createProduct(trx, storeId, request.body, ctx), 201),
   );
   app.get(
     '/products/:id',
@@ -62,8 +60,7 @@ export async function registerProductRoutes(app: App, ctx: AppContext): Promise<
         response: { 200: ProductEnvelope },
       },
     },
-    async (request) =>
-      ok(await db.transaction().execute((trx) => updateProduct(trx, request.auth.storeId, request.params.id, request.body, ctx))),
+    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => updateProduct(trx, storeId, request.params.id, request.body, ctx)),
   );
   app.delete(
     '/products/:id',
@@ -71,12 +68,13 @@ export async function registerProductRoutes(app: App, ctx: AppContext): Promise<
       config: write,
       schema: { tags, summary: 'Delete a product, its variants and memberships', params: IdParams, response: { 200: DeletedEnvelope } },
     },
-    async (request) => ok(await db.transaction().execute((trx) => deleteProduct(trx, request.auth.storeId, request.params.id))),
+    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => deleteProduct(trx, storeId, request.params.id)),
   );
   registerVariantRoutes(app, ctx);
 }
 
-function registerVariantRoutes(app: App, { db }: AppContext): void {
+function registerVariantRoutes(app: App, ctx: AppContext): void {
+  const { db } = ctx;
   app.get(
     '/products/:id/variants',
     { config: read, schema: { tags, summary: "A product's variants", params: IdParams, response: { 200: VariantArrayEnvelope } } },
@@ -88,9 +86,9 @@ function registerVariantRoutes(app: App, { db }: AppContext): void {
       config: write,
       schema: { tags, summary: 'Update a variant', params: VariantParams, body: UpdateVariantBody, response: { 200: VariantEnvelope } },
     },
-    async (request) => {
-      const { id, variantId } = request.params;
-      return ok(await db.transaction().execute((trx) => updateVariant(trx, request.auth.storeId, id, variantId, request.body)));
-    },
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) =>
+        updateVariant(trx, storeId, request.params.id, request.params.variantId, request.body),
+      ),
   );
 }

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { Body, Envelope, ID_PATTERN, ListEnvelope, Money, Name, Nullable, StringEnum, Text, Timestamp } from '../shared/common.schema.js';
 import { ListQuery } from '../shared/list.js';
-import { Body, Envelope, ID_PATTERN, ListEnvelope, Money, Name, Nullable, StringEnum, Text, Timestamp } from '../shared/schema.js';
 
 export const PRODUCT_STATUSES = ['active', 'disabled'] as const;
 const Status = StringEnum(PRODUCT_STATUSES);

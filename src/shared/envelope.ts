@@ -1,4 +1,4 @@
-import type { Pagination } from './schema.js';
+import type { Pagination } from './common.schema.js';
 
 export const ok = <T>(data: T) => ({ success: true as const, data });
 export const okList = <T>(data: T[], pagination: Pagination) => ({ success: true as const, data, pagination });

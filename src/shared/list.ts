@@ -1,7 +1,7 @@
 import { type TProperties, Type } from '@sinclair/typebox';
 import { type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import type { Pagination } from './schema.js';
-import { StringEnum } from './schema.js';
+import type { Pagination } from './common.schema.js';
+import { StringEnum } from './common.schema.js';
 
 /** The shared list contract (CONTRACT §5): every list endpoint declares its sorts, search and filters here. */
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { DB } from '../db/schema.js';
+import type { DB } from '../db/tables.js';
 import { type ErrorDetail, validationError } from '../errors.js';
 import { isId } from './ids.js';
 

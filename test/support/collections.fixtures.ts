@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { TestContext, TestStore } from '../../test/helpers.js';
+import type { TestContext, TestStore } from '../helpers.js';
 
 /** Test helpers of the collections API tests (not a test file itself). */
 

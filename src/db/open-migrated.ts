@@ -1,6 +1,6 @@
-import type { Config } from './config.js';
-import { type Database, openDatabase } from './db/database.js';
-import { migrate } from './db/migrate.js';
+import type { Config } from '../config.js';
+import { type Database, openDatabase } from './database.js';
+import { migrate } from './migrate.js';
 
 /** Opens the configured engine and brings its schema up to date: what every entry point does first. */
 export async function openMigratedDatabase(config: Config): Promise<Database> {
