@@ -1,0 +1,32 @@
+/**
+ * Folder rules of src/ (docs/architecture.md): a folder is used through its index.ts only, type imports
+ * included. Tests and bench/ may reach inside. Folder cycles: .dependency-cruiser.cycles.cjs.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+const notTests = '\\.test\\.ts$';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-deep-imports',
+      severity: 'error',
+      comment: 'Import another folder through its index.ts (its public surface), never a file inside it.',
+      from: { path: '^src/([^/]+)/', pathNot: notTests },
+      to: { path: '^src/[^/]+/', pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'no-deep-imports-from-root',
+      severity: 'error',
+      comment: 'Files at the top of src/ (app, cli, server, config, errors) use folders through their index.ts.',
+      from: { path: '^src/[^/]+\\.ts$', pathNot: notTests },
+      to: { path: '^src/[^/]+/', pathNot: '^src/[^/]+/index\\.ts$' },
+    },
+  ],
+  options: {
+    includeOnly: '^src/',
+    exclude: { path: notTests },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+  },
+};
