@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createApiKey, listApiKeys, revokeApiKey } from './api-keys/api-keys.service.js';
+import { createApiKey, listApiKeys, revokeApiKey } from './api-keys/index.js';
 import { ALL_SCOPES } from './auth/scopes.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/lock-file.js';
@@ -7,7 +7,7 @@ import { openMigratedDatabase } from './db/open-migrated.js';
 import { withTx } from './db/transaction.js';
 import { AppError } from './errors.js';
 import { serve } from './server.js';
-import { createAdmin, createStore, requireStore } from './stores/stores.service.js';
+import { createAdmin, createStore, requireStore } from './stores/index.js';
 
 const USAGE = `usage: storefront <command>
   serve                                   run the HTTP server (default)

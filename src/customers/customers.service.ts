@@ -1,4 +1,4 @@
-import { createAddress } from '../addresses/addresses.service.js';
+import { createAddress } from '../addresses/index.js';
 import type { Db } from '../db/database.js';
 import { withTx } from '../db/transaction.js';
 import { notFound, registerUniqueConstraint, validationError } from '../errors.js';

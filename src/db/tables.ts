@@ -1,11 +1,11 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { AddressTables } from '../addresses/addresses.tables.js';
-import type { ApiKeyTables } from '../api-keys/api-keys.tables.js';
+import type { AddressTables } from '../addresses/index.js';
+import type { ApiKeyTables } from '../api-keys/index.js';
 import type { CollectionTables } from '../collections/collections.tables.js';
-import type { CustomerTables } from '../customers/customers.tables.js';
-import type { OrderTables } from '../orders/orders.tables.js';
+import type { CustomerTables } from '../customers/index.js';
+import type { OrderTables } from '../orders/index.js';
 import type { ProductTables } from '../products/products.tables.js';
-import type { StoreTables } from '../stores/stores.tables.js';
+import type { StoreTables } from '../stores/index.js';
 
 /** Kysely's view of the tables in migrations/. Timestamps come back as Date from both drivers. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;

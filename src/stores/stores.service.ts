@@ -2,6 +2,7 @@ import { hashPassword } from '../auth/passwords.js';
 import type { Db } from '../db/database.js';
 import { withTx } from '../db/transaction.js';
 import { AppError, invalidField, registerUniqueConstraint } from '../errors.js';
+import { EMAIL, MAX_PASSWORD, MIN_PASSWORD } from '../shared/account.schema.js';
 import { newId } from '../shared/ids.js';
 import { countStoreRows, insertAdmin, insertStore, type StoreRecord, selectAdminByEmail, selectStoreBySlug } from './stores.sql.js';
 
@@ -10,12 +11,9 @@ export type { StoreRecord } from './stores.sql.js';
 registerUniqueConstraint('stores_slug_key', 'slug');
 registerUniqueConstraint('admins_email_key', 'email');
 
-export const STORE_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
-export const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/;
-export const MIN_PASSWORD = 8;
-export const MAX_PASSWORD = 256;
+const STORE_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
-export function checkPassword(password: string, field = 'password'): void {
+function checkPassword(password: string, field = 'password'): void {
   if (password.length < MIN_PASSWORD || password.length > MAX_PASSWORD) {
     throw invalidField(field, `must be ${MIN_PASSWORD} to ${MAX_PASSWORD} characters`);
   }
