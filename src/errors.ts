@@ -39,14 +39,31 @@ export const rateLimited = (retryAfterSeconds: number) =>
   new AppError(429, 'RATE_LIMITED', 'Too many requests', [], { 'Retry-After': String(Math.max(1, retryAfterSeconds)) });
 
 /**
- * Unique constraints are named `<table>_<field>_key` in the migrations; this map turns the
- * constraint of a unique violation into the API field that collided.
+ * The API field behind every unique constraint and unique index of migrations/: a unique violation (23505)
+ * names its constraint, and the DUPLICATE_VALUE error names the field. src/errors.unit.test.ts parses the
+ * migrations and fails when one has no entry here (or an entry names none of them).
  */
-const uniqueFields: Record<string, string> = {};
+export const UNIQUE_FIELDS: Readonly<Record<string, string>> = {
+  stores_slug_key: 'slug',
+  admins_email_key: 'email',
+  api_keys_key_hash_key: 'key',
+  attribute_sets_name_key: 'name',
+  attributes_name_key: 'name',
+  attribute_values_name_key: 'values',
+  products_handle_key: 'handle',
+  collections_handle_key: 'handle',
+  customers_user_name_key: 'userName',
+  customers_email_key: 'email',
+  // Only reachable if the customer lock were bypassed; named so the error still says which field.
+  addresses_default_key: 'isDefault',
+  orders_custom_order_id_key: 'customOrderId',
+};
 
-export function registerUniqueConstraint(constraint: string, field: string): void {
-  uniqueFields[constraint] = field;
-}
+/**
+ * @deprecated The fields are the static table UNIQUE_FIELDS now; this does nothing and goes once the last
+ * callers (catalog services) are gone.
+ */
+export function registerUniqueConstraint(_constraint: string, _field: string): void {}
 
 interface PgLikeError {
   code?: string;
@@ -59,7 +76,7 @@ const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'E
 export function fromDatabaseError(error: PgLikeError & Error): AppError | null {
   const code = error.code ?? '';
   if (code === '23505') {
-    const field = (error.constraint && uniqueFields[error.constraint]) || 'value';
+    const field = (error.constraint && Object.hasOwn(UNIQUE_FIELDS, error.constraint) && UNIQUE_FIELDS[error.constraint]) || 'value';
     return duplicateValue(field);
   }
   if (code === '23503') return invalidField('reference', 'A referenced record does not exist in this store');

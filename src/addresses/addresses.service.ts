@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import { type Tx, withTx } from '../db/transaction.js';
-import { notFound, registerUniqueConstraint, validationError } from '../errors.js';
+import { notFound, validationError } from '../errors.js';
 import { isId, newId } from '../shared/ids.js';
 import { lockRecord, recordExists } from '../shared/references.js';
 import { type AddressInput, type AddressPayload, MAX_ADDRESSES_PER_CUSTOMER } from './addresses.schema.js';
@@ -18,9 +18,6 @@ import {
   toAddressOutput,
   updateAddressRow,
 } from './addresses.sql.js';
-
-// Only reachable if the customer lock were bypassed; named so the error still says which field.
-registerUniqueConstraint('addresses_default_key', 'isDefault');
 
 const missing = () => notFound('Address');
 

@@ -1,7 +1,7 @@
 import { createAddress } from '../addresses/index.js';
 import type { Db } from '../db/database.js';
 import { withTx } from '../db/transaction.js';
-import { notFound, registerUniqueConstraint, validationError } from '../errors.js';
+import { notFound, validationError } from '../errors.js';
 import { creationTimes, pastTimestampDetails } from '../shared/common.schema.js';
 import { isId, newId } from '../shared/ids.js';
 import { runList } from '../shared/list.js';
@@ -15,9 +15,6 @@ import {
   toProfileColumns,
   updateCustomerRow,
 } from './customers.sql.js';
-
-registerUniqueConstraint('customers_user_name_key', 'userName');
-registerUniqueConstraint('customers_email_key', 'email');
 
 const missing = () => notFound('Customer');
 

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/database.js';
 import { withTx } from '../db/transaction.js';
-import { notFound, registerUniqueConstraint, validationError } from '../errors.js';
+import { notFound, validationError } from '../errors.js';
 import { creationTimes, pastTimestampDetails } from '../shared/common.schema.js';
 import { isId, newId } from '../shared/ids.js';
 import { runList } from '../shared/list.js';
@@ -22,8 +22,6 @@ import {
   updateOrderRow,
 } from './orders.sql.js';
 import type { OrderTable } from './orders.tables.js';
-
-registerUniqueConstraint('orders_custom_order_id_key', 'customOrderId');
 
 const GENERATION_ATTEMPTS = 8;
 const missing = () => notFound('Order');

@@ -1,15 +1,12 @@
 import { hashPassword } from '../auth/passwords.js';
 import type { Db } from '../db/database.js';
 import { withTx } from '../db/transaction.js';
-import { AppError, invalidField, registerUniqueConstraint } from '../errors.js';
+import { AppError, invalidField } from '../errors.js';
 import { EMAIL, MAX_PASSWORD, MIN_PASSWORD } from '../shared/account.schema.js';
 import { newId } from '../shared/ids.js';
 import { countStoreRows, insertAdmin, insertStore, type StoreRecord, selectAdminByEmail, selectStoreBySlug } from './stores.sql.js';
 
 export type { StoreRecord } from './stores.sql.js';
-
-registerUniqueConstraint('stores_slug_key', 'slug');
-registerUniqueConstraint('admins_email_key', 'email');
 
 const STORE_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
