@@ -73,6 +73,8 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
     // One line per request is for debugging; errors are always logged.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // The router's own errors (an undecodable URL, an over-long segment) answer in the envelope too.
+    frameworkErrors: (error, request, reply) => handleError(error, request, reply),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 1000, lazyConnect: false }) : null;
