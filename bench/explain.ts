@@ -1,11 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { CompiledQuery, type KyselyPlugin, PostgresQueryCompiler, type RootOperationNode } from 'kysely';
-import { findLiveApiKey } from '../src/api-keys/api-keys.service.js';
+import { findLiveApiKey } from '../src/api-keys/index.js';
 import { productsInCollection } from '../src/collections/membership.js';
-import { getCustomer } from '../src/customers/customers.service.js';
+import { getCustomer } from '../src/customers/index.js';
 import { type Db, openDatabase } from '../src/db/database.js';
-import type { OrderListQuery } from '../src/orders/orders.schema.js';
-import { getOrder, listOrders } from '../src/orders/orders.service.js';
+import type { OrderListQuery } from '../src/orders/index.js';
+import { getOrder, listOrders } from '../src/orders/index.js';
 import type { ProductListQuery } from '../src/products/products.schema.js';
 import { getProduct, listProducts } from '../src/products/products.service.js';
 import type { BenchTarget } from './database.js';

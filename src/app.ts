@@ -5,8 +5,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyRequest, LogController } from 'fastify';
 import { Redis } from 'ioredis';
-import { registerAddressRoutes } from './addresses/addresses.routes.js';
-import { registerApiKeyRoutes } from './api-keys/api-keys.routes.js';
+import { registerAddressRoutes } from './addresses/index.js';
+import { registerApiKeyRoutes } from './api-keys/index.js';
 import { registerAttributeSetRoutes } from './attribute-sets/attribute-sets.routes.js';
 import { registerAttributeRoutes } from './attributes/attributes.routes.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
@@ -14,7 +14,7 @@ import { authenticate, bearerOf } from './auth/credentials.js';
 import { createLoginThrottle } from './auth/throttle.js';
 import { registerCollectionRoutes } from './collections/collections.routes.js';
 import type { Config } from './config.js';
-import { registerCustomerRoutes } from './customers/customers.routes.js';
+import { registerCustomerRoutes } from './customers/index.js';
 import type { Database } from './db/database.js';
 import { handleError, rateLimited } from './errors.js';
 import type { App, AppContext } from './http/context.js';
@@ -25,7 +25,7 @@ import { assertAccessDeclared, createRouteMirror } from './http/routing.js';
 import { validatorCompiler } from './http/validation.js';
 import { createMediaStore } from './media/backend.js';
 import { registerMediaRoutes } from './media/media.routes.js';
-import { registerOrderRoutes } from './orders/orders.routes.js';
+import { registerOrderRoutes } from './orders/index.js';
 import { registerProductRoutes } from './products/products.routes.js';
 
 export interface BuildOptions {
@@ -73,6 +73,8 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
     // One line per request is for debugging; errors are always logged.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // The router's own errors (an undecodable URL, an over-long segment) answer in the envelope too.
+    frameworkErrors: (error, request, reply) => handleError(error, request, reply),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 1000, lazyConnect: false }) : null;

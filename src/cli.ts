@@ -1,12 +1,13 @@
 import { parseArgs } from 'node:util';
-import { createApiKey, listApiKeys, revokeApiKey } from './api-keys/api-keys.service.js';
+import { createApiKey, listApiKeys, revokeApiKey } from './api-keys/index.js';
 import { ALL_SCOPES } from './auth/scopes.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/lock-file.js';
 import { openMigratedDatabase } from './db/open-migrated.js';
+import { withTx } from './db/transaction.js';
 import { AppError } from './errors.js';
 import { serve } from './server.js';
-import { createAdmin, createStore, requireStore } from './stores/stores.service.js';
+import { createAdmin, createStore, requireStore } from './stores/index.js';
 
 const USAGE = `usage: storefront <command>
   serve                                   run the HTTP server (default)
@@ -56,7 +57,7 @@ async function runDataCommand(command: string, values: Record<string, string | b
       case 'migrate':
         return { migrated: true, engine: database.engine };
       case 'stores create':
-        return await db.transaction().execute(async (trx) => {
+        return await withTx(db, async (trx) => {
           const store = await createStore(trx, { slug: option(values, 'slug'), name: option(values, 'name') });
           const admin = await createAdmin(trx, store.id, {
             email: option(values, 'admin-email'),

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
 export interface ErrorDetail {
@@ -39,31 +40,62 @@ export const rateLimited = (retryAfterSeconds: number) =>
   new AppError(429, 'RATE_LIMITED', 'Too many requests', [], { 'Retry-After': String(Math.max(1, retryAfterSeconds)) });
 
 /**
- * Unique constraints are named `<table>_<field>_key` in the migrations; this map turns the
- * constraint of a unique violation into the API field that collided.
+ * The API field behind every unique constraint and unique index of migrations/: a unique violation (23505)
+ * names its constraint, and the DUPLICATE_VALUE error names the field. src/errors.unit.test.ts parses the
+ * migrations and fails when one has no entry here (or an entry names none of them).
  */
-const uniqueFields: Record<string, string> = {};
+export const UNIQUE_FIELDS: Readonly<Record<string, string>> = {
+  stores_slug_key: 'slug',
+  admins_email_key: 'email',
+  api_keys_key_hash_key: 'key',
+  attribute_sets_name_key: 'name',
+  attributes_name_key: 'name',
+  attribute_values_name_key: 'values',
+  products_handle_key: 'handle',
+  collections_handle_key: 'handle',
+  customers_user_name_key: 'userName',
+  customers_email_key: 'email',
+  // Only reachable if the customer lock were bypassed; named so the error still says which field.
+  addresses_default_key: 'isDefault',
+  orders_custom_order_id_key: 'customOrderId',
+};
 
-export function registerUniqueConstraint(constraint: string, field: string): void {
-  uniqueFields[constraint] = field;
-}
+/**
+ * @deprecated The fields are the static table UNIQUE_FIELDS now; this does nothing and goes once the last
+ * callers (catalog services) are gone.
+ */
+export function registerUniqueConstraint(_constraint: string, _field: string): void {}
 
 interface PgLikeError {
   code?: string;
   constraint?: string;
 }
 
+const CONTENTION_CODES = new Set(['40P01', '40001']);
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03']);
 
 /** PostgreSQL error codes are mapped here and only here. */
 export function fromDatabaseError(error: PgLikeError & Error): AppError | null {
   const code = error.code ?? '';
   if (code === '23505') {
-    const field = (error.constraint && uniqueFields[error.constraint]) || 'value';
+    const field = (error.constraint && Object.hasOwn(UNIQUE_FIELDS, error.constraint) && UNIQUE_FIELDS[error.constraint]) || 'value';
     return duplicateValue(field);
   }
   if (code === '23503') return invalidField('reference', 'A referenced record does not exist in this store');
   if (code === '22P02' || code === '22003' || code === '22001') return invalidField('value', 'A value is out of range');
+  // Deadlock victim or lost serialization race even after withTx's retries: nothing was written, and
+  // trying again shortly is the cure, which is what 503 with Retry-After says (docs/decisions.md).
+  if (CONTENTION_CODES.has(code)) {
+    return new AppError(
+      503,
+      'SERVICE_UNAVAILABLE',
+      'Too many concurrent changes to the same records; nothing was changed, retry shortly',
+      [],
+      {
+        'Retry-After': '1',
+      },
+    );
+  }
   if (
     UNAVAILABLE_CODES.has(code) ||
     code.startsWith('08') ||
@@ -121,7 +153,17 @@ const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'PAYLOAD_TOO_LARGE', 'The body is larger than the limit'],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'INVALID_JSON', 'The body is empty but Content-Type is application/json'],
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'INVALID_JSON', 'The body is not valid JSON'],
+  FST_ERR_BAD_URL: [400, 'BAD_REQUEST', 'The URL is not valid (a malformed percent-encoding)'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'URI_TOO_LONG', 'A path segment is longer than the limit'],
 };
+
+/** A client error nothing above names keeps its status; its code is CONTRACT's for that status, else the status's name. */
+const CONTRACT_CODES: Record<number, string> = { 429: 'RATE_LIMITED' };
+
+function clientError(status: number, message: string): AppError {
+  const name = (STATUS_CODES[status] ?? 'Bad Request').toUpperCase().replace(/[^A-Z0-9]+/g, '_');
+  return new AppError(status, CONTRACT_CODES[status] ?? name, message);
+}
 
 export function toAppError(error: FastifyError & PgLikeError): AppError {
   if (error instanceof AppError) return error;
@@ -134,9 +176,7 @@ export function toAppError(error: FastifyError & PgLikeError): AppError {
   if (error.statusCode === 415) return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json');
   const fromDb = fromDatabaseError(error);
   if (fromDb) return fromDb;
-  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-    return new AppError(400, 'INVALID_JSON', error.message);
-  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) return clientError(error.statusCode, error.message);
   return new AppError(500, 'INTERNAL_ERROR', 'Internal server error');
 }
 

@@ -1,7 +1,7 @@
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openMigratedDatabase } from './db/open-migrated.js';
-import { ensureDemoStore } from './stores/demo.js';
+import { ensureDemoStore } from './stores/index.js';
 
 /** The process: config → db → migrate → demo store → listen, and a graceful stop on SIGTERM/SIGINT. */
 export async function serve(config: Config): Promise<void> {

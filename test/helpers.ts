@@ -11,7 +11,7 @@ import { type Config, loadConfig } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/database.js';
 import type { App } from '../src/http/context.js';
 import { newId } from '../src/shared/ids.js';
-import { createStore } from '../src/stores/stores.service.js';
+import { createStore } from '../src/stores/index.js';
 
 export const engine = (process.env.TEST_ENGINE ?? 'pglite') as 'pglite' | 'postgres';
 

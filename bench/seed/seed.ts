@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { createApiKey } from '../../src/api-keys/api-keys.service.js';
+import { createApiKey } from '../../src/api-keys/index.js';
 import { createCollection } from '../../src/collections/collections.service.js';
 import { loadConfig } from '../../src/config.js';
 import { type Db, openDatabase } from '../../src/db/database.js';
@@ -7,7 +7,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { createMediaStore } from '../../src/media/backend.js';
 import { productListSpec } from '../../src/products/products.sql.js';
 import { likePattern } from '../../src/shared/list.js';
-import { createAdmin, createStore } from '../../src/stores/stores.service.js';
+import { createAdmin, createStore } from '../../src/stores/index.js';
 import type { BenchTarget } from '../database.js';
 import { SERVICE_PRODUCTS, type SeededProduct, seedCatalog } from './catalog.js';
 import { checkFidelity, type Fidelity } from './fidelity.js';

@@ -1,4 +1,5 @@
 import type { App, AppContext } from '../http/context.js';
+import { sendWrite } from '../http/write.js';
 import { IdParams } from '../shared/common.schema.js';
 import { ok } from '../shared/envelope.js';
 import { AddressArrayEnvelope, AddressBody, AddressEnvelope, CustomerIdParams, NullEnvelope } from './addresses.schema.js';
@@ -9,7 +10,8 @@ const tags = ['Addresses'];
 const read = { scope: 'customers:read' };
 const write = { scope: 'customers:write' };
 
-export async function registerAddressRoutes(app: App, { db }: AppContext): Promise<void> {
+export async function registerAddressRoutes(app: App, ctx: AppContext): Promise<void> {
+  const { db } = ctx;
   app.get(
     '/customers/:customerId/addresses',
     {
@@ -35,11 +37,8 @@ export async function registerAddressRoutes(app: App, { db }: AppContext): Promi
         response: { 201: AddressEnvelope },
       },
     },
-    async (request, reply) => {
-      const { storeId } = request.auth;
-      const created = await db.transaction().execute((trx) => createAddress(trx, storeId, request.params.customerId, request.body));
-      return reply.status(201).send(ok(created));
-    },
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => createAddress(trx, storeId, request.params.customerId, request.body), 201),
   );
   app.get(
     '/addresses/:id',
@@ -52,10 +51,7 @@ export async function registerAddressRoutes(app: App, { db }: AppContext): Promi
       config: write,
       schema: { tags, summary: 'Update an address', params: IdParams, body: AddressBody, response: { 200: AddressEnvelope } },
     },
-    async (request) => {
-      const { storeId } = request.auth;
-      return ok(await db.transaction().execute((trx) => updateAddress(trx, storeId, request.params.id, request.body)));
-    },
+    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => updateAddress(trx, storeId, request.params.id, request.body)),
   );
   app.delete(
     '/addresses/:id',
@@ -68,9 +64,6 @@ export async function registerAddressRoutes(app: App, { db }: AppContext): Promi
         response: { 200: NullEnvelope },
       },
     },
-    async (request) => {
-      const { storeId } = request.auth;
-      return ok(await db.transaction().execute((trx) => deleteAddress(trx, storeId, request.params.id)));
-    },
+    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => deleteAddress(trx, storeId, request.params.id)),
   );
 }

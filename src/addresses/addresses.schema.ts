@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Email } from '../customers/email.schema.js';
+import { Email } from '../shared/account.schema.js';
 import { Envelope, ID_PATTERN, Nullable, StringEnum, Text, Timestamp } from '../shared/common.schema.js';
 
 export const ADDRESS_TYPES = ['Home', 'Work', 'Other'] as const;

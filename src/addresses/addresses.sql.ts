@@ -1,8 +1,9 @@
-import type { Selectable, Updateable } from 'kysely';
-import type { AddressTable } from '../customers/customers.tables.js';
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { Tx } from '../db/transaction.js';
 import { iso } from '../shared/envelope.js';
 import type { AddressInput, AddressPayload } from './addresses.schema.js';
+import type { AddressTable } from './addresses.tables.js';
 
 export const COLUMNS = [
   'id',
@@ -65,4 +66,63 @@ export function toAddressColumns(input: AddressInput): Updateable<AddressTable> 
 
 export function selectAddresses(db: Db, storeId: string) {
   return db.selectFrom('addresses').select(COLUMNS).where('store_id', '=', storeId);
+}
+
+export function findAddressRow(db: Db, storeId: string, id: string): Promise<AddressRow | undefined> {
+  return selectAddresses(db, storeId).where('id', '=', id).executeTakeFirst();
+}
+
+/** The customer's addresses, newest first. */
+export function selectCustomerAddresses(db: Db, storeId: string, customerId: string): Promise<AddressRow[]> {
+  return selectAddresses(db, storeId).where('customer_id', '=', customerId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+}
+
+export async function countAddresses(db: Db, storeId: string, customerId: string): Promise<number> {
+  const { count } = await db
+    .selectFrom('addresses')
+    .select(sql<number>`count(*)::int`.as('count'))
+    .where('store_id', '=', storeId)
+    .where('customer_id', '=', customerId)
+    .executeTakeFirstOrThrow();
+  return count;
+}
+
+export function insertAddress(db: Db, values: Insertable<AddressTable>): Promise<AddressRow> {
+  return db.insertInto('addresses').values(values).returning(COLUMNS).executeTakeFirstOrThrow();
+}
+
+export function updateAddressRow(db: Db, storeId: string, id: string, changes: Updateable<AddressTable>): Promise<AddressRow> {
+  return db
+    .updateTable('addresses')
+    .set(changes)
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+/** Whether the deleted address was the default; undefined when there was none to delete. */
+export function deleteAddressRow(db: Db, storeId: string, id: string): Promise<{ is_default: boolean } | undefined> {
+  return db.deleteFrom('addresses').where('store_id', '=', storeId).where('id', '=', id).returning('is_default').executeTakeFirst();
+}
+
+// The default flag moves only under the customer's row lock, hence `Tx`.
+
+/** The customer's most recent address other than `except`: the heir of the default flag. */
+export function mostRecentAddress(trx: Tx, storeId: string, customerId: string, except?: string) {
+  let query = trx.selectFrom('addresses').select('id').where('store_id', '=', storeId).where('customer_id', '=', customerId);
+  if (except) query = query.where('id', '<>', except);
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
+
+function customerAddresses(trx: Tx, storeId: string, customerId: string) {
+  return trx.updateTable('addresses').where('store_id', '=', storeId).where('customer_id', '=', customerId);
+}
+
+export async function clearDefault(trx: Tx, storeId: string, customerId: string): Promise<void> {
+  await customerAddresses(trx, storeId, customerId).set({ is_default: false }).where('is_default', '=', true).execute();
+}
+
+export async function makeDefault(trx: Tx, storeId: string, customerId: string, id: string): Promise<void> {
+  await customerAddresses(trx, storeId, customerId).set({ is_default: true }).where('id', '=', id).execute();
 }

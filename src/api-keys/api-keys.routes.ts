@@ -1,4 +1,5 @@
 import type { App, AppContext } from '../http/context.js';
+import { sendWrite } from '../http/write.js';
 import { DeletedEnvelope, IdParams } from '../shared/common.schema.js';
 import { ok } from '../shared/envelope.js';
 import { ApiKeyEnvelope, ApiKeyListEnvelope, CreateApiKeyBody } from './api-keys.schema.js';
@@ -6,7 +7,8 @@ import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.service.js';
 
 const tags = ['API keys'];
 
-export async function registerApiKeyRoutes(app: App, { db }: AppContext): Promise<void> {
+export async function registerApiKeyRoutes(app: App, ctx: AppContext): Promise<void> {
+  const { db } = ctx;
   app.get(
     '/api-keys',
     { config: { tokenOnly: true }, schema: { tags, summary: 'List API keys', response: { 200: ApiKeyListEnvelope } } },
@@ -19,12 +21,12 @@ export async function registerApiKeyRoutes(app: App, { db }: AppContext): Promis
       config: { tokenOnly: true },
       schema: { tags, summary: 'Create an API key (shown once)', body: CreateApiKeyBody, response: { 201: ApiKeyEnvelope } },
     },
-    async (request, reply) => reply.status(201).send(ok(await createApiKey(db, request.auth.storeId, request.body))),
+    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => createApiKey(trx, storeId, request.body), 201),
   );
 
   app.delete(
     '/api-keys/:id',
     { config: { tokenOnly: true }, schema: { tags, summary: 'Revoke an API key', params: IdParams, response: { 200: DeletedEnvelope } } },
-    async (request) => ok(await revokeApiKey(db, request.auth.storeId, request.params.id)),
+    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => revokeApiKey(trx, storeId, request.params.id)),
   );
 }

@@ -1,8 +1,10 @@
 import { generateApiKey, hashApiKey } from '../auth/tokens.js';
 import type { Db } from '../db/database.js';
+import { withTx } from '../db/transaction.js';
 import { notFound } from '../errors.js';
 import { iso, isoOrNull } from '../shared/envelope.js';
 import { isId, newId } from '../shared/ids.js';
+import { insertApiKey, revokeApiKeyRow, selectApiKeys, selectLiveApiKey } from './api-keys.sql.js';
 
 export interface ApiKeyInput {
   name: string;
@@ -15,29 +17,20 @@ function normalizeScopes(scopes: string[]): string[] {
 
 export async function createApiKey(db: Db, storeId: string, input: ApiKeyInput) {
   const key = generateApiKey();
-  const row = await db
-    .insertInto('api_keys')
-    .values({
-      store_id: storeId,
-      id: newId(),
-      name: input.name,
-      key_hash: hashApiKey(key),
-      key_prefix: key.slice(0, 10),
-      scopes: normalizeScopes(input.scopes),
-    })
-    .returning(['id', 'name', 'scopes', 'created_at'])
-    .executeTakeFirstOrThrow();
+  const values = {
+    store_id: storeId,
+    id: newId(),
+    name: input.name,
+    key_hash: hashApiKey(key),
+    key_prefix: key.slice(0, 10),
+    scopes: normalizeScopes(input.scopes),
+  };
+  const row = await withTx(db, (trx) => insertApiKey(trx, values));
   return { id: row.id, name: row.name, key, scopes: row.scopes, createdAt: iso(row.created_at) };
 }
 
 export async function listApiKeys(db: Db, storeId: string) {
-  const rows = await db
-    .selectFrom('api_keys')
-    .select(['id', 'name', 'key_prefix', 'scopes', 'created_at', 'revoked_at'])
-    .where('store_id', '=', storeId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
+  const rows = await selectApiKeys(db, storeId);
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
@@ -50,24 +43,12 @@ export async function listApiKeys(db: Db, storeId: string) {
 
 export async function revokeApiKey(db: Db, storeId: string, id: string): Promise<{ id: string }> {
   if (!isId(id)) throw notFound('API key');
-  const row = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: new Date() })
-    .where('store_id', '=', storeId)
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .returning('id')
-    .executeTakeFirst();
+  const row = await withTx(db, (trx) => revokeApiKeyRow(trx, storeId, id));
   if (!row) throw notFound('API key');
   return { id: row.id };
 }
 
 /** The store and scopes of a live key, or undefined for an unknown or revoked one. */
-export async function findLiveApiKey(db: Db, key: string) {
-  return db
-    .selectFrom('api_keys')
-    .select(['store_id', 'id', 'scopes'])
-    .where('key_hash', '=', hashApiKey(key))
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+export function findLiveApiKey(db: Db, key: string) {
+  return selectLiveApiKey(db, hashApiKey(key));
 }

@@ -3,7 +3,7 @@ import { unauthorized } from '../errors.js';
 import type { App, AppContext } from '../http/context.js';
 import { Body, Envelope } from '../shared/common.schema.js';
 import { ok } from '../shared/envelope.js';
-import { findAdminByEmail, findStoreBySlug } from '../stores/stores.service.js';
+import { findAdminByEmail, findStoreBySlug } from '../stores/index.js';
 import { dummyPasswordHash, verifyPassword } from './passwords.js';
 import type { LoginThrottle } from './throttle.js';
 import { issueAccessToken } from './tokens.js';

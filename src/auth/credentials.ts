@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { findLiveApiKey } from '../api-keys/api-keys.service.js';
+import { findLiveApiKey } from '../api-keys/index.js';
 import { AppError, forbidden, unauthorized } from '../errors.js';
 import type { AppContext, Auth } from '../http/context.js';
 import { hasScope } from './scopes.js';

@@ -1,5 +1,6 @@
 import { hashPassword } from '../auth/passwords.js';
 import type { App, AppContext } from '../http/context.js';
+import { sendWrite } from '../http/write.js';
 import { IdParams } from '../shared/common.schema.js';
 import { ok, okList } from '../shared/envelope.js';
 import { CreateCustomerBody, CustomerEnvelope, CustomerListEnvelope, CustomerListQuery, UpdateCustomerBody } from './customers.schema.js';
@@ -10,7 +11,8 @@ const read = { scope: 'customers:read' };
 const write = { scope: 'customers:write' };
 
 // No DELETE: SPEC shows none (customers own order history); the router answers 405 with Allow.
-export async function registerCustomerRoutes(app: App, { db }: AppContext): Promise<void> {
+export async function registerCustomerRoutes(app: App, ctx: AppContext): Promise<void> {
+  const { db } = ctx;
   app.get(
     '/customers',
     { config: read, schema: { tags, summary: 'List customers', querystring: CustomerListQuery, response: { 200: CustomerListEnvelope } } },
@@ -31,11 +33,9 @@ export async function registerCustomerRoutes(app: App, { db }: AppContext): Prom
       },
     },
     async (request, reply) => {
-      const { storeId } = request.auth;
       // The same memory-hard hash as admins, computed before the transaction opens.
       const passwordHash = await hashPassword(request.body.password);
-      const created = await db.transaction().execute((trx) => createCustomer(trx, storeId, request.body, passwordHash));
-      return reply.status(201).send(ok(created));
+      return sendWrite(ctx, request, reply, (trx, storeId) => createCustomer(trx, storeId, request.body, passwordHash), 201);
     },
   );
   app.get(
@@ -49,9 +49,6 @@ export async function registerCustomerRoutes(app: App, { db }: AppContext): Prom
       config: write,
       schema: { tags, summary: 'Update a customer', params: IdParams, body: UpdateCustomerBody, response: { 200: CustomerEnvelope } },
     },
-    async (request) => {
-      const { storeId } = request.auth;
-      return ok(await db.transaction().execute((trx) => updateCustomer(trx, storeId, request.params.id, request.body)));
-    },
+    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => updateCustomer(trx, storeId, request.params.id, request.body)),
   );
 }

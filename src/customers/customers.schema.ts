@@ -1,9 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { AddressBody } from '../addresses/addresses.schema.js';
+import { AddressBody } from '../addresses/index.js';
+import { Email, Password } from '../shared/account.schema.js';
 import { Body, Envelope, ListEnvelope, Name, Nullable, PastTimestamp, Text, Timestamp } from '../shared/common.schema.js';
 import { ListQuery } from '../shared/list.js';
-import { MAX_PASSWORD, MIN_PASSWORD } from '../stores/stores.service.js';
-import { Email } from './email.schema.js';
 
 /** Output: never the password (nor its hash). */
 export const Customer = Type.Object({
@@ -31,7 +30,7 @@ const profileFields = {
 
 export const CreateCustomerBody = Body({
   userName: Name(),
-  password: Type.String({ minLength: MIN_PASSWORD, maxLength: MAX_PASSWORD }),
+  password: Password,
   ...profileFields,
   address: Type.Optional(AddressBody),
   createdAt: Type.Optional(PastTimestamp),

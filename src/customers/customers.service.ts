@@ -1,14 +1,20 @@
-import { createAddress } from '../addresses/addresses.service.js';
+import { createAddress } from '../addresses/index.js';
 import type { Db } from '../db/database.js';
-import { notFound, registerUniqueConstraint, validationError } from '../errors.js';
+import { withTx } from '../db/transaction.js';
+import { notFound, validationError } from '../errors.js';
 import { creationTimes, pastTimestampDetails } from '../shared/common.schema.js';
 import { isId, newId } from '../shared/ids.js';
 import { runList } from '../shared/list.js';
 import type { CreateCustomerInput, Customer, CustomerListQuery, UpdateCustomerInput } from './customers.schema.js';
-import { COLUMNS, listSpec, selectCustomers, toCustomerOutput, toProfileColumns } from './customers.sql.js';
-
-registerUniqueConstraint('customers_user_name_key', 'userName');
-registerUniqueConstraint('customers_email_key', 'email');
+import {
+  findCustomerRow,
+  insertCustomer,
+  listSpec,
+  selectCustomers,
+  toCustomerOutput,
+  toProfileColumns,
+  updateCustomerRow,
+} from './customers.sql.js';
 
 const missing = () => notFound('Customer');
 
@@ -16,13 +22,12 @@ const missing = () => notFound('Customer');
  * Creates the customer and, when `address` is given, its first (default) address in the same
  * transaction. The password arrives already hashed: hashing is slow and must not hold a transaction open.
  */
-export async function createCustomer(db: Db, storeId: string, input: CreateCustomerInput, passwordHash: string): Promise<Customer> {
+export function createCustomer(db: Db, storeId: string, input: CreateCustomerInput, passwordHash: string): Promise<Customer> {
   const details = pastTimestampDetails(input.createdAt, 'createdAt');
   if (details.length) throw validationError(details);
   const { createdAt, updatedAt } = creationTimes(input.createdAt);
-  const row = await db
-    .insertInto('customers')
-    .values({
+  return withTx(db, async (trx) => {
+    const row = await insertCustomer(trx, {
       ...toProfileColumns(input),
       store_id: storeId,
       id: newId(),
@@ -31,28 +36,21 @@ export async function createCustomer(db: Db, storeId: string, input: CreateCusto
       role: 'user',
       created_at: createdAt,
       updated_at: updatedAt,
-    })
-    .returning(COLUMNS)
-    .executeTakeFirstOrThrow();
-  if (input.address) await createAddress(db, storeId, row.id, input.address);
-  return toCustomerOutput(row);
+    });
+    if (input.address) await createAddress(trx, storeId, row.id, input.address);
+    return toCustomerOutput(row);
+  });
 }
 
 export async function getCustomer(db: Db, storeId: string, id: string): Promise<Customer> {
-  const row = isId(id) ? await selectCustomers(db, storeId).where('id', '=', id).executeTakeFirst() : undefined;
+  const row = isId(id) ? await findCustomerRow(db, storeId, id) : undefined;
   if (!row) throw missing();
   return toCustomerOutput(row);
 }
 
 export async function updateCustomer(db: Db, storeId: string, id: string, input: UpdateCustomerInput): Promise<Customer> {
   if (!isId(id)) throw missing();
-  const row = await db
-    .updateTable('customers')
-    .set({ ...toProfileColumns(input), updated_at: new Date() })
-    .where('store_id', '=', storeId)
-    .where('id', '=', id)
-    .returning(COLUMNS)
-    .executeTakeFirst();
+  const row = await withTx(db, (trx) => updateCustomerRow(trx, storeId, id, { ...toProfileColumns(input), updated_at: new Date() }));
   if (!row) throw missing();
   return toCustomerOutput(row);
 }

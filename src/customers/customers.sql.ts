@@ -1,5 +1,4 @@
-import type { Selectable, Updateable } from 'kysely';
-import { sql } from 'kysely';
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Db } from '../db/database.js';
 import { iso } from '../shared/envelope.js';
 import { ilikeAny, type ListSpec } from '../shared/list.js';
@@ -19,7 +18,7 @@ export const COLUMNS = [
   'created_at',
   'updated_at',
 ] as const;
-type Row = Pick<Selectable<CustomerTable>, (typeof COLUMNS)[number]>;
+export type CustomerRow = Pick<Selectable<CustomerTable>, (typeof COLUMNS)[number]>;
 
 export const listSpec: ListSpec = {
   sorts: { createdAt: sql`created_at` },
@@ -27,7 +26,7 @@ export const listSpec: ListSpec = {
   search: ilikeAny(['user_name', 'email', 'first_name', 'last_name', 'phone_number', 'business_name']),
 };
 
-export function toCustomerOutput(row: Row): Customer {
+export function toCustomerOutput(row: CustomerRow): Customer {
   return {
     id: row.id,
     userName: row.user_name,
@@ -56,4 +55,27 @@ export function toProfileColumns(input: UpdateCustomerInput): Updateable<Custome
 
 export function selectCustomers(db: Db, storeId: string) {
   return db.selectFrom('customers').select(COLUMNS).where('store_id', '=', storeId);
+}
+
+export function insertCustomer(db: Db, values: Insertable<CustomerTable>): Promise<CustomerRow> {
+  return db.insertInto('customers').values(values).returning(COLUMNS).executeTakeFirstOrThrow();
+}
+
+export function updateCustomerRow(
+  db: Db,
+  storeId: string,
+  id: string,
+  changes: Updateable<CustomerTable>,
+): Promise<CustomerRow | undefined> {
+  return db
+    .updateTable('customers')
+    .set(changes)
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .returning(COLUMNS)
+    .executeTakeFirst();
+}
+
+export function findCustomerRow(db: Db, storeId: string, id: string): Promise<CustomerRow | undefined> {
+  return selectCustomers(db, storeId).where('id', '=', id).executeTakeFirst();
 }

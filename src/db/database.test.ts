@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { engine, openTestDatabase } from '../../test/helpers.js';
-import { findStoreBySlug } from '../stores/stores.service.js';
+import { findStoreBySlug } from '../stores/index.js';
 import { openDatabase } from './database.js';
 import { DataDirLockedError } from './lock-file.js';
 import { migrate } from './migrate.js';

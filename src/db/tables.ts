@@ -1,38 +1,14 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { AddressTables } from '../addresses/index.js';
+import type { ApiKeyTables } from '../api-keys/index.js';
 import type { CollectionTables } from '../collections/collections.tables.js';
-import type { CustomerTables } from '../customers/customers.tables.js';
-import type { OrderTables } from '../orders/orders.tables.js';
+import type { CustomerTables } from '../customers/index.js';
+import type { OrderTables } from '../orders/index.js';
 import type { ProductTables } from '../products/products.tables.js';
+import type { StoreTables } from '../stores/index.js';
 
 /** Kysely's view of the tables in migrations/. Timestamps come back as Date from both drivers. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
-
-export interface StoreTable {
-  id: string;
-  slug: string;
-  name: string;
-  created_at: CreatedAt;
-}
-
-export interface AdminTable {
-  store_id: string;
-  id: string;
-  email: string;
-  password_hash: string;
-  created_at: CreatedAt;
-}
-
-export interface ApiKeyTable {
-  store_id: string;
-  id: string;
-  name: string;
-  key_hash: string;
-  key_prefix: string;
-  scopes: string[];
-  created_at: CreatedAt;
-  revoked_at: Timestamp | null;
-}
 
 export interface AttributeSetTable {
   store_id: string;
@@ -65,13 +41,18 @@ export interface AttributeValueTable {
 }
 
 export interface FoundationTables {
-  stores: StoreTable;
-  admins: AdminTable;
-  api_keys: ApiKeyTable;
   attribute_sets: AttributeSetTable;
   attributes: AttributeTable;
   attribute_values: AttributeValueTable;
 }
 
 /** Every table: the foundation's here, the others beside their resource. */
-export interface DB extends FoundationTables, ProductTables, CollectionTables, CustomerTables, OrderTables {}
+export interface DB
+  extends StoreTables,
+    ApiKeyTables,
+    FoundationTables,
+    ProductTables,
+    CollectionTables,
+    CustomerTables,
+    AddressTables,
+    OrderTables {}

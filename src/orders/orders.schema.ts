@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Email } from '../customers/email.schema.js';
+import { Email } from '../shared/account.schema.js';
 import {
   Body,
   Envelope,

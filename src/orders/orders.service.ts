@@ -1,7 +1,7 @@
-import { type Insertable, sql, type UpdateObject } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { DB } from '../db/tables.js';
-import { notFound, registerUniqueConstraint, validationError } from '../errors.js';
+import { withTx } from '../db/transaction.js';
+import { notFound, validationError } from '../errors.js';
 import { creationTimes, pastTimestampDetails } from '../shared/common.schema.js';
 import { isId, newId } from '../shared/ids.js';
 import { runList } from '../shared/list.js';
@@ -9,18 +9,19 @@ import { missingReferences } from '../shared/references.js';
 import { generateOrderNumber } from './order-numbers.js';
 import type { CreateOrderInput, Order, OrderListQuery, UpdateOrderInput } from './orders.schema.js';
 import {
-  COLUMNS,
   completeAddress,
   completeCartItem,
   completeRefund,
   completeTracking,
+  findOrderRow,
+  insertOrder,
+  insertOrderUnlessNumberTaken,
   listSpec,
   selectOrders,
   toOrderOutput,
+  updateOrderRow,
 } from './orders.sql.js';
 import type { OrderTable } from './orders.tables.js';
-
-registerUniqueConstraint('orders_custom_order_id_key', 'customOrderId');
 
 const GENERATION_ATTEMPTS = 8;
 const missing = () => notFound('Order');
@@ -66,65 +67,34 @@ function toNewOrder(storeId: string, input: CreateOrderInput): NewOrder {
   };
 }
 
-/** A caller's number that is taken fails with DUPLICATE_VALUE (the unique index decides, also under concurrency). */
-function insertWithNumber(db: Db, order: NewOrder, customOrderId: string) {
-  return db
-    .insertInto('orders')
-    .values({ ...order, custom_order_id: customOrderId })
-    .returning(COLUMNS)
-    .executeTakeFirstOrThrow();
-}
-
-/** A generated number that is taken (by any order, generated or supplied) is skipped without aborting the transaction. */
+/** A generated number that is taken (by any order, generated or supplied) is skipped; a supplied one fails with DUPLICATE_VALUE. */
 async function insertWithGeneratedNumber(db: Db, order: NewOrder) {
   for (let attempt = 0; attempt < GENERATION_ATTEMPTS; attempt++) {
-    const row = await db
-      .insertInto('orders')
-      .values({ ...order, custom_order_id: generateOrderNumber() })
-      .onConflict((conflict) => conflict.doNothing())
-      .returning(COLUMNS)
-      .executeTakeFirst();
+    const row = await insertOrderUnlessNumberTaken(db, { ...order, custom_order_id: generateOrderNumber() });
     if (row) return row;
   }
   throw new Error(`no free order number after ${GENERATION_ATTEMPTS} attempts`);
 }
 
-export async function createOrder(db: Db, storeId: string, input: CreateOrderInput): Promise<Order> {
-  await checkCreate(db, storeId, input);
-  const order = toNewOrder(storeId, input);
-  const supplied = input.customOrderId?.trim();
-  const row = supplied ? await insertWithNumber(db, order, supplied) : await insertWithGeneratedNumber(db, order);
-  return toOrderOutput(row);
+export function createOrder(db: Db, storeId: string, input: CreateOrderInput): Promise<Order> {
+  return withTx(db, async (trx) => {
+    await checkCreate(trx, storeId, input);
+    const order = toNewOrder(storeId, input);
+    const supplied = input.customOrderId?.trim();
+    const row = supplied ? await insertOrder(trx, { ...order, custom_order_id: supplied }) : await insertWithGeneratedNumber(trx, order);
+    return toOrderOutput(row);
+  });
 }
 
 export async function getOrder(db: Db, storeId: string, id: string): Promise<Order> {
-  const row = isId(id) ? await selectOrders(db, storeId).where('id', '=', id).executeTakeFirst() : undefined;
+  const row = isId(id) ? await findOrderRow(db, storeId, id) : undefined;
   if (!row) throw missing();
   return toOrderOutput(row);
 }
 
-/** trackingInfo replaces the list; refund is merged field by field in SQL, so concurrent merges never lose a field. */
-function toOrderChanges(input: UpdateOrderInput): UpdateObject<DB, 'orders'> {
-  const changes: UpdateObject<DB, 'orders'> = { updated_at: new Date() };
-  if (input.orderStatus !== undefined) changes.order_status = input.orderStatus.trim();
-  if (input.paymentStatus !== undefined) changes.payment_status = input.paymentStatus.trim();
-  if (input.trackingInfo !== undefined) changes.tracking_info = json(input.trackingInfo.map(completeTracking));
-  if (input.refund === null) changes.refund = null;
-  else if (hasFields(input.refund)) {
-    changes.refund = sql`coalesce(refund, '{}'::jsonb) || ${json(input.refund)}::jsonb`;
-  }
-  return changes;
-}
-
 export async function updateOrder(db: Db, storeId: string, id: string, input: UpdateOrderInput): Promise<Order> {
   if (!isId(id)) throw missing();
-  const row = await db
-    .updateTable('orders')
-    .set(toOrderChanges(input))
-    .where('store_id', '=', storeId)
-    .where('id', '=', id)
-    .returning(COLUMNS)
-    .executeTakeFirst();
+  const row = await withTx(db, (trx) => updateOrderRow(trx, storeId, id, input));
   if (!row) throw missing();
   return toOrderOutput(row);
 }

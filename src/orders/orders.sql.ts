@@ -1,9 +1,9 @@
-import type { Selectable } from 'kysely';
-import { sql } from 'kysely';
+import { type Insertable, type Selectable, sql, type UpdateObject } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { DB } from '../db/tables.js';
 import { iso, numberOrNull } from '../shared/envelope.js';
 import { ilikeAny, type ListSpec } from '../shared/list.js';
-import { CartItem, type Order, OrderAddress, Refund, TrackingInfo } from './orders.schema.js';
+import { CartItem, type Order, OrderAddress, Refund, TrackingInfo, type UpdateOrderInput } from './orders.schema.js';
 import type { OrderTable } from './orders.tables.js';
 
 export const COLUMNS = [
@@ -27,7 +27,7 @@ export const COLUMNS = [
   'created_at',
   'updated_at',
 ] as const;
-type Row = Pick<Selectable<OrderTable>, (typeof COLUMNS)[number]>;
+export type OrderRow = Pick<Selectable<OrderTable>, (typeof COLUMNS)[number]>;
 
 export const listSpec: ListSpec = {
   sorts: { createdAt: sql`created_at`, totalAmount: sql`total_amount` },
@@ -56,7 +56,7 @@ export const completeCartItem = (value: object) => complete<CartItem>(CartItem, 
 export const completeTracking = (value: object) => complete<TrackingInfo>(TrackingInfo, value);
 export const completeRefund = (value: object | null | undefined) => (value ? complete<Refund>(Refund, value) : null);
 
-export function toOrderOutput(row: Row): Order {
+export function toOrderOutput(row: OrderRow): Order {
   return {
     id: row.id,
     customOrderId: row.custom_order_id,
@@ -83,4 +83,49 @@ export function toOrderOutput(row: Row): Order {
 
 export function selectOrders(db: Db, storeId: string) {
   return db.selectFrom('orders').select(COLUMNS).where('store_id', '=', storeId);
+}
+
+export function findOrderRow(db: Db, storeId: string, id: string): Promise<OrderRow | undefined> {
+  return selectOrders(db, storeId).where('id', '=', id).executeTakeFirst();
+}
+
+/** A taken number fails with 23505 on orders_custom_order_id_key (the unique index decides, also under concurrency). */
+export function insertOrder(db: Db, values: Insertable<OrderTable>): Promise<OrderRow> {
+  return db.insertInto('orders').values(values).returning(COLUMNS).executeTakeFirstOrThrow();
+}
+
+/** undefined when the number is taken: ON CONFLICT skips it without aborting the transaction. */
+export function insertOrderUnlessNumberTaken(db: Db, values: Insertable<OrderTable>): Promise<OrderRow | undefined> {
+  return db
+    .insertInto('orders')
+    .values(values)
+    .onConflict((conflict) => conflict.doNothing())
+    .returning(COLUMNS)
+    .executeTakeFirst();
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+
+/** trackingInfo replaces the list; refund is merged field by field in SQL, so concurrent merges never lose a field. */
+function toOrderChanges(input: UpdateOrderInput): UpdateObject<DB, 'orders'> {
+  const changes: UpdateObject<DB, 'orders'> = { updated_at: new Date() };
+  if (input.orderStatus !== undefined) changes.order_status = input.orderStatus.trim();
+  if (input.paymentStatus !== undefined) changes.payment_status = input.paymentStatus.trim();
+  if (input.trackingInfo !== undefined) changes.tracking_info = json(input.trackingInfo.map(completeTracking));
+  if (input.refund === null) changes.refund = null;
+  // An empty refund object says nothing: it neither creates nor changes a refund.
+  else if (input.refund && Object.keys(input.refund).length > 0) {
+    changes.refund = sql`coalesce(refund, '{}'::jsonb) || ${json(input.refund)}::jsonb`;
+  }
+  return changes;
+}
+
+export function updateOrderRow(db: Db, storeId: string, id: string, input: UpdateOrderInput): Promise<OrderRow | undefined> {
+  return db
+    .updateTable('orders')
+    .set(toOrderChanges(input))
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .returning(COLUMNS)
+    .executeTakeFirst();
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DB } from '../db/tables.js';
+import type { Tx } from '../db/transaction.js';
 import { type ErrorDetail, validationError } from '../errors.js';
 import { isId } from './ids.js';
 
@@ -33,4 +34,23 @@ export async function missingReferences(
 export async function assertReference(db: Db, table: StoreTable, storeId: string, id: string, field: string): Promise<void> {
   const details = await missingReferences(db, table, storeId, [id], field, true);
   if (details.length) throw validationError(details);
+}
+
+/** Whether `id` names a record of the store's `table`. */
+export async function recordExists(db: Db, table: StoreTable, storeId: string, id: string): Promise<boolean> {
+  if (!isId(id)) return false;
+  const found = await sql<{ id: string }>`select id from ${sql.table(table)} where store_id = ${storeId} and id = ${id}`.execute(db);
+  return found.rows.length > 0;
+}
+
+/**
+ * `recordExists`, and the row stays locked FOR NO KEY UPDATE until the transaction ends: a parent's lock
+ * serializes changes among its children, without blocking the key-share locks foreign keys to it take.
+ */
+export async function lockRecord(trx: Tx, table: StoreTable, storeId: string, id: string): Promise<boolean> {
+  if (!isId(id)) return false;
+  const found = await sql<{
+    id: string;
+  }>`select id from ${sql.table(table)} where store_id = ${storeId} and id = ${id} for no key update`.execute(trx);
+  return found.rows.length > 0;
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '../db/database.js';
+import { withTx } from '../db/transaction.js';
 import { countStores, createAdmin, createStore } from './stores.service.js';
 
 export const DEMO_SLUG = 'demo';
@@ -11,7 +12,7 @@ export const DEMO_EMAIL = 'admin@demo.test';
 export async function ensureDemoStore(db: Db, dataDir: string): Promise<string | null> {
   if ((await countStores(db)) > 0) return null;
   const password = randomBytes(18).toString('base64url');
-  const store = await db.transaction().execute(async (trx) => {
+  const store = await withTx(db, async (trx) => {
     const created = await createStore(trx, { slug: DEMO_SLUG, name: 'Demo store' });
     await createAdmin(trx, created.id, { email: DEMO_EMAIL, password });
     return created;

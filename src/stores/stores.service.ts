@@ -1,23 +1,16 @@
 import { hashPassword } from '../auth/passwords.js';
 import type { Db } from '../db/database.js';
-import { AppError, invalidField, registerUniqueConstraint } from '../errors.js';
+import { withTx } from '../db/transaction.js';
+import { AppError, invalidField } from '../errors.js';
+import { EMAIL, MAX_PASSWORD, MIN_PASSWORD } from '../shared/account.schema.js';
 import { newId } from '../shared/ids.js';
+import { countStoreRows, insertAdmin, insertStore, type StoreRecord, selectAdminByEmail, selectStoreBySlug } from './stores.sql.js';
 
-registerUniqueConstraint('stores_slug_key', 'slug');
-registerUniqueConstraint('admins_email_key', 'email');
+export type { StoreRecord } from './stores.sql.js';
 
-export const STORE_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
-export const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/;
-export const MIN_PASSWORD = 8;
-export const MAX_PASSWORD = 256;
+const STORE_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
-export interface StoreRecord {
-  id: string;
-  slug: string;
-  name: string;
-}
-
-export function checkPassword(password: string, field = 'password'): void {
+function checkPassword(password: string, field = 'password'): void {
   if (password.length < MIN_PASSWORD || password.length > MAX_PASSWORD) {
     throw invalidField(field, `must be ${MIN_PASSWORD} to ${MAX_PASSWORD} characters`);
   }
@@ -27,21 +20,22 @@ export async function createStore(db: Db, input: { slug: string; name: string })
   if (!STORE_SLUG.test(input.slug)) throw invalidField('slug', 'must be lowercase letters, digits and dashes (1-64)');
   if (!input.name.trim() || input.name.length > 255) throw invalidField('name', 'must be 1 to 255 characters');
   const store = { id: newId(), slug: input.slug, name: input.name.trim() };
-  await db.insertInto('stores').values(store).execute();
+  await withTx(db, (trx) => insertStore(trx, store));
   return store;
 }
 
+/** The password is hashed before the transaction opens (when the caller has none open): hashing is slow. */
 export async function createAdmin(db: Db, storeId: string, input: { email: string; password: string }) {
   const email = input.email.trim().toLowerCase();
   if (!EMAIL.test(email)) throw invalidField('email', 'must be a valid email address');
   checkPassword(input.password);
   const admin = { store_id: storeId, id: newId(), email, password_hash: await hashPassword(input.password) };
-  await db.insertInto('admins').values(admin).execute();
+  await withTx(db, (trx) => insertAdmin(trx, admin));
   return { id: admin.id, email };
 }
 
-export async function findStoreBySlug(db: Db, slug: string): Promise<StoreRecord | undefined> {
-  return db.selectFrom('stores').select(['id', 'slug', 'name']).where('slug', '=', slug).executeTakeFirst();
+export function findStoreBySlug(db: Db, slug: string): Promise<StoreRecord | undefined> {
+  return selectStoreBySlug(db, slug);
 }
 
 export async function requireStore(db: Db, slug: string): Promise<StoreRecord> {
@@ -50,19 +44,10 @@ export async function requireStore(db: Db, slug: string): Promise<StoreRecord> {
   return store;
 }
 
-export async function findAdminByEmail(db: Db, storeId: string, email: string) {
-  return db
-    .selectFrom('admins')
-    .select(['id', 'email', 'password_hash'])
-    .where('store_id', '=', storeId)
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
-    .executeTakeFirst();
+export function findAdminByEmail(db: Db, storeId: string, email: string) {
+  return selectAdminByEmail(db, storeId, email);
 }
 
-export async function countStores(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('stores')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+export function countStores(db: Db): Promise<number> {
+  return countStoreRows(db);
 }

@@ -1,0 +1,39 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { AdminTable, StoreTable } from './stores.tables.js';
+
+export interface StoreRecord {
+  id: string;
+  slug: string;
+  name: string;
+}
+
+export async function insertStore(db: Db, store: Insertable<StoreTable>): Promise<void> {
+  await db.insertInto('stores').values(store).execute();
+}
+
+export async function insertAdmin(db: Db, admin: Insertable<AdminTable>): Promise<void> {
+  await db.insertInto('admins').values(admin).execute();
+}
+
+export function selectStoreBySlug(db: Db, slug: string): Promise<StoreRecord | undefined> {
+  return db.selectFrom('stores').select(['id', 'slug', 'name']).where('slug', '=', slug).executeTakeFirst();
+}
+
+/** Emails compare case-insensitively, as the unique index admins_email_key does. */
+export function selectAdminByEmail(db: Db, storeId: string, email: string) {
+  return db
+    .selectFrom('admins')
+    .select(['id', 'email', 'password_hash'])
+    .where('store_id', '=', storeId)
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
+    .executeTakeFirst();
+}
+
+export async function countStoreRows(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('stores')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
