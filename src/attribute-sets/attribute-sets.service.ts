@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { withTx } from '../db/transaction.js';
 import { notFound, registerUniqueConstraint } from '../errors.js';
 import { isId, newId } from '../shared/ids.js';
 import { runList } from '../shared/list.js';
@@ -11,11 +12,20 @@ const missing = () => notFound('Attribute set');
 
 export async function createAttributeSet(db: Db, storeId: string, input: CreateAttributeSetInput) {
   const now = new Date();
-  const row = await db
-    .insertInto('attribute_sets')
-    .values({ store_id: storeId, id: newId(), name: input.name.trim(), status: input.status ?? 'active', created_at: now, updated_at: now })
-    .returning(COLUMNS)
-    .executeTakeFirstOrThrow();
+  const row = await withTx(db, (trx) =>
+    trx
+      .insertInto('attribute_sets')
+      .values({
+        store_id: storeId,
+        id: newId(),
+        name: input.name.trim(),
+        status: input.status ?? 'active',
+        created_at: now,
+        updated_at: now,
+      })
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow(),
+  );
   return toAttributeSetOutput(row);
 }
 
@@ -27,17 +37,19 @@ export async function getAttributeSet(db: Db, storeId: string, id: string) {
 
 export async function updateAttributeSet(db: Db, storeId: string, id: string, input: UpdateAttributeSetInput) {
   if (!isId(id)) throw missing();
-  const row = await db
-    .updateTable('attribute_sets')
-    .set({
-      ...(input.name !== undefined ? { name: input.name.trim() } : {}),
-      ...(input.status !== undefined ? { status: input.status } : {}),
-      updated_at: new Date(),
-    })
-    .where('store_id', '=', storeId)
-    .where('id', '=', id)
-    .returning(COLUMNS)
-    .executeTakeFirst();
+  const row = await withTx(db, (trx) =>
+    trx
+      .updateTable('attribute_sets')
+      .set({
+        ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+        ...(input.status !== undefined ? { status: input.status } : {}),
+        updated_at: new Date(),
+      })
+      .where('store_id', '=', storeId)
+      .where('id', '=', id)
+      .returning(COLUMNS)
+      .executeTakeFirst(),
+  );
   if (!row) throw missing();
   return toAttributeSetOutput(row);
 }
@@ -45,7 +57,9 @@ export async function updateAttributeSet(db: Db, storeId: string, id: string, in
 /** Attributes of the set stay, with `attributeset: null` (the foreign key sets it). */
 export async function deleteAttributeSet(db: Db, storeId: string, id: string) {
   if (!isId(id)) throw missing();
-  const row = await db.deleteFrom('attribute_sets').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst();
+  const row = await withTx(db, (trx) =>
+    trx.deleteFrom('attribute_sets').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst(),
+  );
   if (!row) throw missing();
   return { id: row.id };
 }

@@ -1,6 +1,7 @@
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { AttributeTable } from '../db/tables.js';
+import { type Tx, withTx } from '../db/transaction.js';
 import { notFound, registerUniqueConstraint, validationError } from '../errors.js';
 import { iso } from '../shared/envelope.js';
 import { isId, newId } from '../shared/ids.js';
@@ -64,7 +65,11 @@ async function findRow(db: Db, storeId: string, id: string): Promise<Row> {
   return row;
 }
 
-export async function createAttribute(db: Db, storeId: string, input: CreateAttributeInput): Promise<Attribute> {
+export function createAttribute(db: Db, storeId: string, input: CreateAttributeInput): Promise<Attribute> {
+  return withTx(db, (trx) => insertAttribute(trx, storeId, input));
+}
+
+async function insertAttribute(db: Tx, storeId: string, input: CreateAttributeInput): Promise<Attribute> {
   const values = checkDistinct(input.values) ?? [];
   await checkAttributeSet(db, storeId, input.attributeset);
   const now = new Date();
@@ -88,7 +93,11 @@ export async function getAttribute(db: Db, storeId: string, id: string, expand =
   return (await toAttributeOutputs(db, storeId, [await findRow(db, storeId, id)], expand))[0];
 }
 
-export async function updateAttribute(db: Db, storeId: string, id: string, input: UpdateAttributeInput): Promise<Attribute> {
+export function updateAttribute(db: Db, storeId: string, id: string, input: UpdateAttributeInput): Promise<Attribute> {
+  return withTx(db, (trx) => changeAttribute(trx, storeId, id, input));
+}
+
+async function changeAttribute(db: Tx, storeId: string, id: string, input: UpdateAttributeInput): Promise<Attribute> {
   await findRow(db, storeId, id);
   const values = checkDistinct(input.values);
   await checkAttributeSet(db, storeId, input.attributeset);
@@ -109,7 +118,9 @@ export async function updateAttribute(db: Db, storeId: string, id: string, input
 
 export async function deleteAttribute(db: Db, storeId: string, id: string) {
   if (!isId(id)) throw missing();
-  const row = await db.deleteFrom('attributes').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst();
+  const row = await withTx(db, (trx) =>
+    trx.deleteFrom('attributes').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst(),
+  );
   if (!row) throw missing();
   return { id: row.id };
 }

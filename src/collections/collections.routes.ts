@@ -1,6 +1,7 @@
 import { hasScope } from '../auth/scopes.js';
 import { forbidden } from '../errors.js';
 import type { App, AppContext } from '../http/context.js';
+import { sendWrite } from '../http/write.js';
 import { ProductListEnvelope } from '../products/products.schema.js';
 import { listProducts } from '../products/products.service.js';
 import { DeletedEnvelope, IdParams } from '../shared/common.schema.js';
@@ -69,14 +70,11 @@ function registerMemberProducts(app: App, { db }: AppContext): void {
   );
 }
 
-function registerWrites(app: App, { db }: AppContext, uploads: ImageUploads): void {
+function registerWrites(app: App, ctx: AppContext, uploads: ImageUploads): void {
   app.post(
     '/collections',
     { config: write, schema: { tags, summary: 'Create a collection', body: CreateCollectionBody, response: { 201: CollectionEnvelope } } },
-    async (request, reply) => {
-      const created = await db.transaction().execute((trx) => createCollection(trx, request.auth.storeId, request.body, uploads));
-      return reply.status(201).send(ok(created));
-    },
+    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => createCollection(trx, storeId, request.body, uploads), 201),
   );
   app.patch(
     '/collections/:id',
@@ -84,8 +82,8 @@ function registerWrites(app: App, { db }: AppContext, uploads: ImageUploads): vo
       config: write,
       schema: { tags, summary: 'Update a collection', params: IdParams, body: UpdateCollectionBody, response: { 200: CollectionEnvelope } },
     },
-    async (request) =>
-      ok(await db.transaction().execute((trx) => updateCollection(trx, request.auth.storeId, request.params.id, request.body, uploads))),
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => updateCollection(trx, storeId, request.params.id, request.body, uploads)),
   );
   app.delete(
     '/collections/:id',
@@ -98,7 +96,7 @@ function registerWrites(app: App, { db }: AppContext, uploads: ImageUploads): vo
         response: { 200: DeletedEnvelope },
       },
     },
-    async (request) => ok(await db.transaction().execute((trx) => deleteCollection(trx, request.auth.storeId, request.params.id))),
+    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => deleteCollection(trx, storeId, request.params.id)),
   );
 }
 

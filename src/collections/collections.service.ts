@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import type { Tx } from '../db/transaction.js';
 import { notFound, registerUniqueConstraint, validationError } from '../errors.js';
 import { storeMedia } from '../media/ingest.js';
 import { isId, newId } from '../shared/ids.js';
@@ -60,8 +61,8 @@ export async function getCollection(db: Db, storeId: string, id: string): Promis
   return toCollectionOutput(row);
 }
 
-/** Call inside a transaction: the row, its handle and its memberships are written together. */
-export async function createCollection(db: Db, storeId: string, input: CreateCollectionInput, uploads: ImageUploads): Promise<Collection> {
+/** Takes the store's collections lock, hence `Tx`: the row, its handle and its memberships are written together. */
+export async function createCollection(db: Tx, storeId: string, input: CreateCollectionInput, uploads: ImageUploads): Promise<Collection> {
   await lockStoreCollections(db, storeId);
   const { rules, handle, image } = await check(db, storeId, input, null, uploads);
   const id = newId();
@@ -86,11 +87,11 @@ export async function createCollection(db: Db, storeId: string, input: CreateCol
 }
 
 /**
- * Call inside a transaction. Switching a manual collection to smart removes its manual
- * memberships: a smart collection's members are its rules' matches and nothing else.
+ * Takes the store's collections lock (hence `Tx`). Switching a manual collection to smart removes
+ * its manual memberships: a smart collection's members are its rules' matches and nothing else.
  */
 export async function updateCollection(
-  db: Db,
+  db: Tx,
   storeId: string,
   id: string,
   input: UpdateCollectionInput,
@@ -114,10 +115,11 @@ export async function updateCollection(
 }
 
 /**
- * Call inside a transaction. Children are detached (their parentCollection becomes null and,
- * as their own field changed, their updatedAt moves); memberships go with the row (FK cascade).
+ * Takes the store's collections lock (hence `Tx`). Children are detached (their parentCollection
+ * becomes null and, as their own field changed, their updatedAt moves); memberships go with the
+ * row (FK cascade).
  */
-export async function deleteCollection(db: Db, storeId: string, id: string): Promise<{ id: string }> {
+export async function deleteCollection(db: Tx, storeId: string, id: string): Promise<{ id: string }> {
   if (!isId(id)) throw missing();
   await lockStoreCollections(db, storeId);
   await db

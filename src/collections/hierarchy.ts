@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { Tx } from '../db/transaction.js';
 import type { ErrorDetail } from '../errors.js';
 import { missingReferences } from '../shared/references.js';
 
@@ -12,7 +13,7 @@ const COLLECTIONS_LOCK = 7_327_003;
  * the check and together make a cycle or a duplicate handle. Collection writes are rare, so
  * one lock per store costs nothing noticeable.
  */
-export async function lockStoreCollections(db: Db, storeId: string): Promise<void> {
+export async function lockStoreCollections(db: Tx, storeId: string): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(${COLLECTIONS_LOCK}, hashtext(${storeId}))`.execute(db);
 }
 

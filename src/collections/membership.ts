@@ -1,5 +1,6 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { Tx } from '../db/transaction.js';
 import { type ErrorDetail, notFound, validationError } from '../errors.js';
 import { isId } from '../shared/ids.js';
 import { compileRules, type MatchType } from './rules.js';
@@ -53,7 +54,7 @@ export async function replaceMemberships(db: Db, storeId: string, side: Side, ow
  * The details for ids that are not manual collections of the store. The valid ones are locked
  * (FOR SHARE) until the transaction ends, so they cannot turn smart or vanish meanwhile.
  */
-async function notManualCollections(db: Db, storeId: string, ids: string[], field: string): Promise<ErrorDetail[]> {
+async function notManualCollections(db: Tx, storeId: string, ids: string[], field: string): Promise<ErrorDetail[]> {
   const valid = [...new Set(ids.filter(isId))];
   const { rows } = valid.length
     ? await sql<{
@@ -71,7 +72,7 @@ async function notManualCollections(db: Db, storeId: string, ids: string[], fiel
 }
 
 /** Replaces the manual collections of a product; every id must be a manual collection of the store (400 naming selectedCollections[i]). */
-export async function setProductCollections(db: Db, storeId: string, productId: string, collectionIds: string[]): Promise<void> {
+export async function setProductCollections(db: Tx, storeId: string, productId: string, collectionIds: string[]): Promise<void> {
   const details = [
     ...duplicateIds(collectionIds, 'selectedCollections'),
     ...(await notManualCollections(db, storeId, collectionIds, 'selectedCollections')),

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { Tx } from '../db/transaction.js';
 import { notFound, validationError } from '../errors.js';
 import { isId, newId } from '../shared/ids.js';
 import { linkVariantValues } from './option-attributes.js';
@@ -55,9 +56,10 @@ async function moveVariants(db: Db, storeId: string, kept: { id: string; positio
 /**
  * Makes a product's variants the combinations of `options` (CONTRACT §6): a surviving combination
  * keeps its variant (id, price, stock, SKU), a new one is created from the product's price and
- * compare price with stock 0, a vanished one is deleted. A fixed number of statements.
+ * compare price with stock 0, a vanished one is deleted. A fixed number of statements, inside
+ * the product's write (its row is new or locked).
  */
-export async function syncVariants(db: Db, storeId: string, product: VariantDefaults, options: ProductOption[]): Promise<void> {
+export async function syncVariants(db: Tx, storeId: string, product: VariantDefaults, options: ProductOption[]): Promise<void> {
   const existing = await db
     .selectFrom('variants')
     .select(['id', 'attributes'])
@@ -94,8 +96,11 @@ function checkVariantPrices(current: { price: string | null; sale_price: string 
   }
 }
 
-/** Updates one variant; the product's updatedAt moves too, so a sync job polling products sees the change. */
-export async function updateVariant(db: Db, storeId: string, productId: string, variantId: string, input: UpdateVariantInput) {
+/**
+ * Updates one variant, locked first (hence `Tx`); the product's updatedAt moves too, so a sync job
+ * polling products sees the change.
+ */
+export async function updateVariant(db: Tx, storeId: string, productId: string, variantId: string, input: UpdateVariantInput) {
   const current = await db
     .selectFrom('variants')
     .select(['price', 'sale_price'])
