@@ -6,10 +6,21 @@ import { isId, newId } from '../shared/ids.js';
 import { runList } from '../shared/list.js';
 import { fieldDetails, type ImageUploads, type ResolvedRules, referenceDetails, resolveRules } from './collections.checks.js';
 import type { Collection, CollectionListQuery, CreateCollectionInput, UpdateCollectionInput } from './collections.schema.js';
-import { COLUMNS, type CollectionRow, listSpec, selectCollections, toCollectionOutput } from './collections.sql.js';
+import {
+  type CollectionRow,
+  deleteCollectionRow,
+  detachChildren,
+  findCollectionRow,
+  insertCollectionRow,
+  listSpec,
+  lockStoreCollections,
+  selectCollections,
+  toCollectionOutput,
+  updateCollectionRow,
+} from './collections.sql.js';
 import { generateHandle } from './handles.js';
-import { lockStoreCollections } from './hierarchy.js';
-import { replaceMemberships } from './membership.js';
+
+import { replaceMemberships } from './membership.sql.js';
 
 registerUniqueConstraint('collections_handle_key', 'handle');
 
@@ -48,9 +59,7 @@ const ruleColumns = (rules: ResolvedRules) => ({
 });
 
 async function findRow(db: Db, storeId: string, id: string): Promise<CollectionRow> {
-  const row = isId(id)
-    ? await db.selectFrom('collections').select(COLUMNS).where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst()
-    : undefined;
+  const row = isId(id) ? await findCollectionRow(db, storeId, id) : undefined;
   if (!row) throw missing();
   return row;
 }
@@ -67,19 +76,16 @@ export async function createCollection(db: Tx, storeId: string, input: CreateCol
   const { rules, handle, image } = await check(db, storeId, input, null, uploads);
   const id = newId();
   const now = new Date();
-  await db
-    .insertInto('collections')
-    .values({
-      store_id: storeId,
-      id,
-      title: input.title.trim(),
-      handle: handle ?? (await generateHandle(db, storeId, input.title)),
-      ...plainColumns(input, image),
-      ...ruleColumns(rules),
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+  await insertCollectionRow(db, {
+    store_id: storeId,
+    id,
+    title: input.title.trim(),
+    handle: handle ?? (await generateHandle(db, storeId, input.title)),
+    ...plainColumns(input, image),
+    ...ruleColumns(rules),
+    created_at: now,
+    updated_at: now,
+  });
   if (rules.type === 'manual' && input.selectedProducts?.length) {
     await replaceMemberships(db, storeId, 'collection', id, input.selectedProducts);
   }
@@ -101,12 +107,11 @@ export async function updateCollection(
   await lockStoreCollections(db, storeId);
   const current = await findRow(db, storeId, id);
   const { rules, handle, image } = await check(db, storeId, input, current, uploads);
-  await db
-    .updateTable('collections')
-    .set({ ...plainColumns(input, image), ...(handle !== undefined ? { handle } : {}), ...ruleColumns(rules), updated_at: new Date() })
-    .where('store_id', '=', storeId)
-    .where('id', '=', id)
-    .execute();
+  await updateCollectionRow(db, storeId, id, {
+    ...plainColumns(input, image),
+    ...(handle !== undefined ? { handle } : {}),
+    ...ruleColumns(rules),
+  });
   if (rules.type === 'smart' && current.collection_type === 'manual') await replaceMemberships(db, storeId, 'collection', id, []);
   if (rules.type === 'manual' && input.selectedProducts !== undefined) {
     await replaceMemberships(db, storeId, 'collection', id, input.selectedProducts);
@@ -122,13 +127,8 @@ export async function updateCollection(
 export async function deleteCollection(db: Tx, storeId: string, id: string): Promise<{ id: string }> {
   if (!isId(id)) throw missing();
   await lockStoreCollections(db, storeId);
-  await db
-    .updateTable('collections')
-    .set({ parent_id: null, updated_at: new Date() })
-    .where('store_id', '=', storeId)
-    .where('parent_id', '=', id)
-    .execute();
-  const row = await db.deleteFrom('collections').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst();
+  await detachChildren(db, storeId, id);
+  const row = await deleteCollectionRow(db, storeId, id);
   if (!row) throw missing();
   return { id: row.id };
 }

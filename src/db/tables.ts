@@ -1,4 +1,6 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType } from 'kysely';
+import type { AttributeSetTables } from '../attribute-sets/attribute-sets.tables.js';
+import type { AttributeTables } from '../attributes/attributes.tables.js';
 import type { CollectionTables } from '../collections/collections.tables.js';
 import type { CustomerTables } from '../customers/customers.tables.js';
 import type { OrderTables } from '../orders/orders.tables.js';
@@ -34,44 +36,18 @@ export interface ApiKeyTable {
   revoked_at: Timestamp | null;
 }
 
-export interface AttributeSetTable {
-  store_id: string;
-  id: string;
-  name: string;
-  status: Generated<string>;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-export interface AttributeTable {
-  store_id: string;
-  id: string;
-  name: string;
-  attribute_set_id: string | null;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-export interface AttributeValueTable {
-  store_id: string;
-  id: string;
-  attribute_id: string;
-  name: string;
-  value: string;
-  hex: string | null;
-  status: Generated<string>;
-  position: number | null;
-  created_at: Timestamp;
-}
-
 export interface FoundationTables {
   stores: StoreTable;
   admins: AdminTable;
   api_keys: ApiKeyTable;
-  attribute_sets: AttributeSetTable;
-  attributes: AttributeTable;
-  attribute_values: AttributeValueTable;
 }
 
 /** Every table: the foundation's here, the others beside their resource. */
-export interface DB extends FoundationTables, ProductTables, CollectionTables, CustomerTables, OrderTables {}
+export interface DB
+  extends FoundationTables,
+    AttributeSetTables,
+    AttributeTables,
+    ProductTables,
+    CollectionTables,
+    CustomerTables,
+    OrderTables {}

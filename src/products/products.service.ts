@@ -10,13 +10,15 @@ import { assertHandleFree, insertProduct } from './handles.js';
 import { type PreparedProduct, type ProductContext, prepareProduct } from './product-input.js';
 import type { CreateProductInput, Product, ProductListQuery, UpdateProductInput } from './products.schema.js';
 import {
+  deleteProductRow,
+  lockProduct,
   type ProductRow,
   type ProductWithRelationsRow,
   productListSpec,
-  selectProducts,
   selectProductsWithRelations,
   toProductOutput,
   toVariantOutput,
+  updateProductRow,
 } from './products.sql.js';
 import { syncVariants } from './variants.service.js';
 
@@ -85,17 +87,14 @@ async function insertNewProduct(db: Tx, storeId: string, input: CreateProductInp
 
 /** The row is locked (hence `Tx`), the request is merged into it and checked as a whole. */
 export async function updateProduct(db: Tx, storeId: string, id: string, input: UpdateProductInput, ctx: ProductContext): Promise<Product> {
-  const current = isId(id) ? await selectProducts(db, storeId).where('products.id', '=', id).forUpdate().executeTakeFirst() : undefined;
+  const current = isId(id) ? await lockProduct(db, storeId, id) : undefined;
   if (!current) throw missing();
   const prepared = await prepareProduct(db, storeId, input, current, ctx);
   if (prepared.handle !== undefined) await assertHandleFree(db, storeId, id, prepared.handle);
-  const row = await db
-    .updateTable('products')
-    .set({ ...prepared.columns, ...(prepared.handle !== undefined ? { handle: prepared.handle } : {}), updated_at: new Date() })
-    .where('store_id', '=', storeId)
-    .where('id', '=', id)
-    .returning(['id', 'handle'])
-    .executeTakeFirstOrThrow();
+  const row = await updateProductRow(db, storeId, id, {
+    ...prepared.columns,
+    ...(prepared.handle !== undefined ? { handle: prepared.handle } : {}),
+  });
   await writeRelations(db, storeId, row, prepared, input.selectedCollections, ctx);
   return getProduct(db, storeId, id);
 }
@@ -103,9 +102,7 @@ export async function updateProduct(db: Tx, storeId: string, id: string, input: 
 /** Variants, their attribute combinations and collection memberships go with it (foreign-key cascades). */
 export async function deleteProduct(db: Db, storeId: string, id: string): Promise<{ id: string }> {
   if (!isId(id)) throw missing();
-  const row = await withTx(db, (trx) =>
-    trx.deleteFrom('products').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst(),
-  );
+  const row = await withTx(db, (trx) => deleteProductRow(trx, storeId, id));
   if (!row) throw missing();
   return { id: row.id };
 }
