@@ -1,14 +1,13 @@
 import type { Db } from '../db/database.js';
 import type { ErrorDetail } from '../errors.js';
-import { resolveMedia } from '../media/ingest.js';
-import { IMAGE_TYPES, type MediaObject, type MediaStore } from '../media/media.js';
+import { IMAGE_TYPES, type MediaObject, type MediaStore, resolveMedia } from '../media/index.js';
 import { missingReferences } from '../shared/references.js';
-import type { CollectionType, UpdateCollectionInput } from './collections.schema.js';
+import type { CollectionType, MatchType, UpdateCollectionInput } from './collections.schema.js';
 import type { CollectionRow } from './collections.sql.js';
 import { suppliedHandle } from './handles.js';
 import { parentErrors } from './hierarchy.js';
 import { duplicateIds } from './membership.js';
-import { conditionErrors, type MatchType, type Rule } from './rules.js';
+import { conditionErrors, type Rule } from './rules.js';
 
 /**
  * The checks of a collection write, each returning every detail it finds, so one 400 names

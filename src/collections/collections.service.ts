@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.js';
 import type { Tx } from '../db/transaction.js';
 import { notFound, registerUniqueConstraint, validationError } from '../errors.js';
-import { storeMedia } from '../media/ingest.js';
+import { storeMedia } from '../media/index.js';
 import { isId, newId } from '../shared/ids.js';
 import { runList } from '../shared/list.js';
 import { fieldDetails, type ImageUploads, type ResolvedRules, referenceDetails, resolveRules } from './collections.checks.js';

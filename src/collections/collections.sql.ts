@@ -3,9 +3,8 @@ import type { Db } from '../db/database.js';
 import type { Tx } from '../db/transaction.js';
 import { iso } from '../shared/envelope.js';
 import { ilikeAny, type ListSpec } from '../shared/list.js';
-import type { Collection, CollectionType } from './collections.schema.js';
+import type { Collection, CollectionType, MatchType } from './collections.schema.js';
 import type { CollectionCondition, CollectionTable } from './collections.tables.js';
-import type { MatchType } from './rules.js';
 
 export const COLUMNS = [
   'id',

@@ -3,9 +3,10 @@ import type { Db } from '../db/database.js';
 import type { Tx } from '../db/transaction.js';
 import { type ErrorDetail, notFound, validationError } from '../errors.js';
 import { isId } from '../shared/ids.js';
+import type { MatchType } from './collections.schema.js';
 import { findCollectionRow } from './collections.sql.js';
 import { lockManualCollections, manualMembersCondition, replaceMemberships, smartMembersCondition } from './membership.sql.js';
-import { compileRules, type MatchType } from './rules.js';
+import { compileRules } from './rules.js';
 
 /** Collection membership as the products side sees it. Owned by the collections resource. */
 

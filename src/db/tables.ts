@@ -1,10 +1,10 @@
 import type { ColumnType } from 'kysely';
-import type { AttributeSetTables } from '../attribute-sets/attribute-sets.tables.js';
-import type { AttributeTables } from '../attributes/attributes.tables.js';
-import type { CollectionTables } from '../collections/collections.tables.js';
+import type { AttributeSetTables } from '../attribute-sets/index.js';
+import type { AttributeTables } from '../attributes/index.js';
+import type { CollectionTables } from '../collections/index.js';
 import type { CustomerTables } from '../customers/customers.tables.js';
 import type { OrderTables } from '../orders/orders.tables.js';
-import type { ProductTables } from '../products/products.tables.js';
+import type { ProductTables } from '../products/index.js';
 
 /** Kysely's view of the tables in migrations/. Timestamps come back as Date from both drivers. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;

@@ -1,5 +1,4 @@
-import { upsertAttributeValues } from '../attributes/attribute-values.sql.js';
-import { upsertAttributesByName } from '../attributes/attributes.sql.js';
+import { upsertAttributesByName, upsertAttributeValues } from '../attributes/index.js';
 import type { Db } from '../db/database.js';
 import type { Combination, ProductOption } from './options.js';
 import { replaceVariantValueLinks } from './variants.sql.js';

@@ -1,9 +1,9 @@
 import type { Expression, SqlBool } from 'kysely';
-import { productsInCollection, setProductCollections } from '../collections/membership.js';
+import { productsInCollection, setProductCollections } from '../collections/index.js';
 import type { Db } from '../db/database.js';
 import { type Tx, withTx } from '../db/transaction.js';
 import { AppError, notFound } from '../errors.js';
-import { storeMedia } from '../media/ingest.js';
+import { storeMedia } from '../media/index.js';
 import { isId, newId } from '../shared/ids.js';
 import { paginationOf, runList } from '../shared/list.js';
 import { assertHandleFree, insertProduct } from './handles.js';

@@ -1,5 +1,5 @@
 import { type Insertable, type Selectable, type SqlBool, sql, type Updateable } from 'kysely';
-import { collectionIdsColumn } from '../collections/membership.sql.js';
+import { collectionIdsColumn } from '../collections/index.js';
 import type { Db } from '../db/database.js';
 import { iso, numberOrNull } from '../shared/envelope.js';
 import type { ListSpec } from '../shared/list.js';
