@@ -57,7 +57,7 @@ export interface CheckedFields {
   handle: string | undefined;
   /** the image to store when one is supplied: an http(s) URL as given, a data URI as its media URL */
   image: string | null | undefined;
-  /** image bytes to write once the whole request is known to be valid */
+  /** image bytes to write after all the database work of the request has succeeded */
   pending: MediaObject[];
   details: ErrorDetail[];
 }

@@ -27,16 +27,15 @@ registerUniqueConstraint('collections_handle_key', 'handle');
 const missing = () => notFound('Collection');
 
 /**
- * Every check of a write at once; throws one 400 naming all the wrong fields. Only a valid
- * request writes its image bytes (content-addressed, so a later rollback leaves a harmless file).
+ * Every check of a write at once; throws one 400 naming all the wrong fields. Writes nothing: the
+ * image bytes come back as `pending`, written by the caller after all its SQL (the products rule).
  */
 async function check(db: Db, storeId: string, input: UpdateCollectionInput, current: CollectionRow | null, uploads: ImageUploads) {
   const rules = resolveRules(input, current);
   const fields = fieldDetails(input, uploads);
   const details = [...fields.details, ...rules.details, ...(await referenceDetails(db, storeId, input, rules.type, current?.id ?? null))];
   if (details.length) throw validationError(details);
-  await storeMedia(uploads.store, fields.pending);
-  return { rules: rules as ResolvedRules, handle: fields.handle, image: fields.image };
+  return { rules: rules as ResolvedRules, handle: fields.handle, image: fields.image, pending: fields.pending };
 }
 
 /** The columns every write sets from the input when supplied (the rest is left as stored). */
@@ -73,7 +72,7 @@ export async function getCollection(db: Db, storeId: string, id: string): Promis
 /** Takes the store's collections lock, hence `Tx`: the row, its handle and its memberships are written together. */
 export async function createCollection(db: Tx, storeId: string, input: CreateCollectionInput, uploads: ImageUploads): Promise<Collection> {
   await lockStoreCollections(db, storeId);
-  const { rules, handle, image } = await check(db, storeId, input, null, uploads);
+  const { rules, handle, image, pending } = await check(db, storeId, input, null, uploads);
   const id = newId();
   const now = new Date();
   await insertCollectionRow(db, {
@@ -89,6 +88,8 @@ export async function createCollection(db: Tx, storeId: string, input: CreateCol
   if (rules.type === 'manual' && input.selectedProducts?.length) {
     await replaceMemberships(db, storeId, 'collection', id, input.selectedProducts);
   }
+  // Files last, after every statement: a request that fails (a taken handle too) writes none.
+  await storeMedia(uploads.store, pending);
   return getCollection(db, storeId, id);
 }
 
@@ -106,7 +107,7 @@ export async function updateCollection(
   if (!isId(id)) throw missing();
   await lockStoreCollections(db, storeId);
   const current = await findRow(db, storeId, id);
-  const { rules, handle, image } = await check(db, storeId, input, current, uploads);
+  const { rules, handle, image, pending } = await check(db, storeId, input, current, uploads);
   await updateCollectionRow(db, storeId, id, {
     ...plainColumns(input, image),
     ...(handle !== undefined ? { handle } : {}),
@@ -116,6 +117,8 @@ export async function updateCollection(
   if (rules.type === 'manual' && input.selectedProducts !== undefined) {
     await replaceMemberships(db, storeId, 'collection', id, input.selectedProducts);
   }
+  // Files last, after every statement: a request that fails (a taken handle too) writes none.
+  await storeMedia(uploads.store, pending);
   return getCollection(db, storeId, id);
 }
 
