@@ -7,12 +7,12 @@ import Fastify, { type FastifyRequest, LogController } from 'fastify';
 import { Redis } from 'ioredis';
 import { registerAddressRoutes } from './addresses/index.js';
 import { registerApiKeyRoutes } from './api-keys/index.js';
-import { registerAttributeSetRoutes } from './attribute-sets/attribute-sets.routes.js';
-import { registerAttributeRoutes } from './attributes/attributes.routes.js';
+import { registerAttributeSetRoutes } from './attribute-sets/index.js';
+import { registerAttributeRoutes } from './attributes/index.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { authenticate, bearerOf } from './auth/credentials.js';
 import { createLoginThrottle } from './auth/throttle.js';
-import { registerCollectionRoutes } from './collections/collections.routes.js';
+import { registerCollectionRoutes } from './collections/index.js';
 import type { Config } from './config.js';
 import { registerCustomerRoutes } from './customers/index.js';
 import type { Database } from './db/database.js';
@@ -23,10 +23,9 @@ import { loggerOptions } from './http/logging.js';
 import { openApiOptions } from './http/openapi.js';
 import { assertAccessDeclared, createRouteMirror } from './http/routing.js';
 import { validatorCompiler } from './http/validation.js';
-import { createMediaStore } from './media/backend.js';
-import { registerMediaRoutes } from './media/media.routes.js';
+import { createMediaStore, registerMediaRoutes } from './media/index.js';
 import { registerOrderRoutes } from './orders/index.js';
-import { registerProductRoutes } from './products/products.routes.js';
+import { registerProductRoutes } from './products/index.js';
 
 export interface BuildOptions {
   config: Config;

@@ -1,9 +1,9 @@
 import { type Insertable, sql } from 'kysely';
 import { upsertAttributeValues } from '../../src/attributes/attribute-values.sql.js';
+import { upsertAttributesByName } from '../../src/attributes/attributes.sql.js';
 import type { Db } from '../../src/db/database.js';
 import type { DB } from '../../src/db/tables.js';
 import { handleBaseOf } from '../../src/products/handles.js';
-import { upsertAttributesByName } from '../../src/products/option-attributes.js';
 import { combinations, skuOf } from '../../src/products/options.js';
 import { createProduct, type ProductContext } from '../../src/products/products.service.js';
 import { DEFAULT_RETURN_CONFIG } from '../../src/products/products.sql.js';

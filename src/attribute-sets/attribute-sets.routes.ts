@@ -1,4 +1,5 @@
 import type { App, AppContext } from '../http/context.js';
+import { sendWrite } from '../http/write.js';
 import { DeletedEnvelope, IdParams } from '../shared/common.schema.js';
 import { ok, okList } from '../shared/envelope.js';
 import {
@@ -20,7 +21,8 @@ const tags = ['Attribute sets'];
 const read = { scope: 'attributes:read' };
 const write = { scope: 'attributes:write' };
 
-export async function registerAttributeSetRoutes(app: App, { db }: AppContext): Promise<void> {
+export async function registerAttributeSetRoutes(app: App, ctx: AppContext): Promise<void> {
+  const { db } = ctx;
   app.get(
     '/attribute-sets',
     {
@@ -38,7 +40,7 @@ export async function registerAttributeSetRoutes(app: App, { db }: AppContext): 
       config: write,
       schema: { tags, summary: 'Create an attribute set', body: CreateAttributeSetBody, response: { 201: AttributeSetEnvelope } },
     },
-    async (request, reply) => reply.status(201).send(ok(await createAttributeSet(db, request.auth.storeId, request.body))),
+    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => createAttributeSet(trx, storeId, request.body), 201),
   );
   app.get(
     '/attribute-sets/:id',
@@ -57,7 +59,7 @@ export async function registerAttributeSetRoutes(app: App, { db }: AppContext): 
         response: { 200: AttributeSetEnvelope },
       },
     },
-    async (request) => ok(await updateAttributeSet(db, request.auth.storeId, request.params.id, request.body)),
+    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => updateAttributeSet(trx, storeId, request.params.id, request.body)),
   );
   app.delete(
     '/attribute-sets/:id',
@@ -70,6 +72,6 @@ export async function registerAttributeSetRoutes(app: App, { db }: AppContext): 
         response: { 200: DeletedEnvelope },
       },
     },
-    async (request) => ok(await deleteAttributeSet(db, request.auth.storeId, request.params.id)),
+    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => deleteAttributeSet(trx, storeId, request.params.id)),
   );
 }

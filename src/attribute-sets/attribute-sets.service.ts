@@ -1,21 +1,24 @@
 import type { Db } from '../db/database.js';
+import { withTx } from '../db/transaction.js';
 import { notFound, registerUniqueConstraint } from '../errors.js';
-import { isId, newId } from '../shared/ids.js';
+import { isId } from '../shared/ids.js';
 import { runList } from '../shared/list.js';
 import type { AttributeSetListQuery, CreateAttributeSetInput, UpdateAttributeSetInput } from './attribute-sets.schema.js';
-import { COLUMNS, listSpec, selectAttributeSets, toAttributeSetOutput } from './attribute-sets.sql.js';
+import {
+  deleteAttributeSetRow,
+  insertAttributeSet,
+  listSpec,
+  selectAttributeSets,
+  toAttributeSetOutput,
+  updateAttributeSetRow,
+} from './attribute-sets.sql.js';
 
 registerUniqueConstraint('attribute_sets_name_key', 'name');
 
 const missing = () => notFound('Attribute set');
 
 export async function createAttributeSet(db: Db, storeId: string, input: CreateAttributeSetInput) {
-  const now = new Date();
-  const row = await db
-    .insertInto('attribute_sets')
-    .values({ store_id: storeId, id: newId(), name: input.name.trim(), status: input.status ?? 'active', created_at: now, updated_at: now })
-    .returning(COLUMNS)
-    .executeTakeFirstOrThrow();
+  const row = await withTx(db, (trx) => insertAttributeSet(trx, storeId, { name: input.name.trim(), status: input.status ?? 'active' }));
   return toAttributeSetOutput(row);
 }
 
@@ -27,17 +30,11 @@ export async function getAttributeSet(db: Db, storeId: string, id: string) {
 
 export async function updateAttributeSet(db: Db, storeId: string, id: string, input: UpdateAttributeSetInput) {
   if (!isId(id)) throw missing();
-  const row = await db
-    .updateTable('attribute_sets')
-    .set({
-      ...(input.name !== undefined ? { name: input.name.trim() } : {}),
-      ...(input.status !== undefined ? { status: input.status } : {}),
-      updated_at: new Date(),
-    })
-    .where('store_id', '=', storeId)
-    .where('id', '=', id)
-    .returning(COLUMNS)
-    .executeTakeFirst();
+  const changes = {
+    ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+    ...(input.status !== undefined ? { status: input.status } : {}),
+  };
+  const row = await withTx(db, (trx) => updateAttributeSetRow(trx, storeId, id, changes));
   if (!row) throw missing();
   return toAttributeSetOutput(row);
 }
@@ -45,7 +42,7 @@ export async function updateAttributeSet(db: Db, storeId: string, id: string, in
 /** Attributes of the set stay, with `attributeset: null` (the foreign key sets it). */
 export async function deleteAttributeSet(db: Db, storeId: string, id: string) {
   if (!isId(id)) throw missing();
-  const row = await db.deleteFrom('attribute_sets').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst();
+  const row = await withTx(db, (trx) => deleteAttributeSetRow(trx, storeId, id));
   if (!row) throw missing();
   return { id: row.id };
 }

@@ -1,10 +1,11 @@
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { AttributeSetTable } from '../db/tables.js';
 import { iso } from '../shared/envelope.js';
+import { newId } from '../shared/ids.js';
 import { ilikeAny, type ListSpec } from '../shared/list.js';
 import type { AttributeSet } from './attribute-sets.schema.js';
+import type { AttributeSetTable } from './attribute-sets.tables.js';
 
 type Row = Omit<Selectable<AttributeSetTable>, 'store_id'>;
 
@@ -22,4 +23,28 @@ export function toAttributeSetOutput(row: Row): AttributeSet {
 
 export function selectAttributeSets(db: Db, storeId: string) {
   return db.selectFrom('attribute_sets').select(COLUMNS).where('store_id', '=', storeId);
+}
+
+export function insertAttributeSet(db: Db, storeId: string, values: { name: string; status: string }): Promise<Row> {
+  const now = new Date();
+  return db
+    .insertInto('attribute_sets')
+    .values({ store_id: storeId, id: newId(), ...values, created_at: now, updated_at: now })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+/** The updated row, or undefined when the store has no such set. */
+export function updateAttributeSetRow(db: Db, storeId: string, id: string, changes: { name?: string; status?: string }) {
+  return db
+    .updateTable('attribute_sets')
+    .set({ ...changes, updated_at: new Date() })
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .returning(COLUMNS)
+    .executeTakeFirst();
+}
+
+export function deleteAttributeSetRow(db: Db, storeId: string, id: string) {
+  return db.deleteFrom('attribute_sets').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst();
 }

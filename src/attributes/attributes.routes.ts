@@ -1,4 +1,5 @@
 import type { App, AppContext } from '../http/context.js';
+import { sendWrite } from '../http/write.js';
 import { DeletedEnvelope, IdParams } from '../shared/common.schema.js';
 import { ok, okList } from '../shared/envelope.js';
 import {
@@ -15,7 +16,8 @@ const tags = ['Attributes'];
 const read = { scope: 'attributes:read' };
 const write = { scope: 'attributes:write' };
 
-export async function registerAttributeRoutes(app: App, { db }: AppContext): Promise<void> {
+export async function registerAttributeRoutes(app: App, ctx: AppContext): Promise<void> {
+  const { db } = ctx;
   app.get(
     '/attributes',
     {
@@ -38,10 +40,7 @@ export async function registerAttributeRoutes(app: App, { db }: AppContext): Pro
         response: { 201: AttributeEnvelope },
       },
     },
-    async (request, reply) => {
-      const created = await db.transaction().execute((trx) => createAttribute(trx, request.auth.storeId, request.body));
-      return reply.status(201).send(ok(created));
-    },
+    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => createAttribute(trx, storeId, request.body), 201),
   );
   app.get(
     '/attributes/:id',
@@ -57,8 +56,7 @@ export async function registerAttributeRoutes(app: App, { db }: AppContext): Pro
       config: write,
       schema: { tags, summary: 'Update an attribute', params: IdParams, body: UpdateAttributeBody, response: { 200: AttributeEnvelope } },
     },
-    async (request) =>
-      ok(await db.transaction().execute((trx) => updateAttribute(trx, request.auth.storeId, request.params.id, request.body))),
+    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => updateAttribute(trx, storeId, request.params.id, request.body)),
   );
   app.delete(
     '/attributes/:id',
@@ -66,6 +64,6 @@ export async function registerAttributeRoutes(app: App, { db }: AppContext): Pro
       config: write,
       schema: { tags, summary: 'Delete an attribute and its values', params: IdParams, response: { 200: DeletedEnvelope } },
     },
-    async (request) => ok(await deleteAttribute(db, request.auth.storeId, request.params.id)),
+    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => deleteAttribute(trx, storeId, request.params.id)),
   );
 }

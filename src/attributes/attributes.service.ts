@@ -1,24 +1,22 @@
-import { type Selectable, sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { AttributeTable } from '../db/tables.js';
+import { type Tx, withTx } from '../db/transaction.js';
 import { notFound, registerUniqueConstraint, validationError } from '../errors.js';
 import { iso } from '../shared/envelope.js';
-import { isId, newId } from '../shared/ids.js';
-import { ilikeAny, type ListSpec, runList } from '../shared/list.js';
+import { isId } from '../shared/ids.js';
+import { runList } from '../shared/list.js';
 import { assertReference } from '../shared/references.js';
 import { listedValuesOf, toAttributeValueOutput, upsertAttributeValues } from './attribute-values.sql.js';
 import type { Attribute, AttributeListQuery, CreateAttributeInput, UpdateAttributeInput } from './attributes.schema.js';
+import {
+  type AttributeRow,
+  deleteAttributeRow,
+  insertAttribute,
+  listSpec,
+  selectAttributes,
+  updateAttributeRow,
+} from './attributes.sql.js';
 
 registerUniqueConstraint('attributes_name_key', 'name');
-
-const COLUMNS = ['id', 'name', 'attribute_set_id', 'created_at', 'updated_at'] as const;
-type Row = Pick<Selectable<AttributeTable>, (typeof COLUMNS)[number]>;
-
-const listSpec: ListSpec = {
-  sorts: { createdAt: sql`created_at`, name: sql`(lower(name) COLLATE "C")` },
-  idColumn: sql`id`,
-  search: ilikeAny(['name']),
-};
 
 const missing = () => notFound('Attribute');
 
@@ -40,7 +38,7 @@ async function checkAttributeSet(db: Db, storeId: string, attributeSetId: string
 }
 
 /** Rows → outputs with their values, loading the values of all rows in one query. */
-async function toAttributeOutputs(db: Db, storeId: string, rows: Row[], expand: boolean): Promise<Attribute[]> {
+async function toAttributeOutputs(db: Db, storeId: string, rows: AttributeRow[], expand: boolean): Promise<Attribute[]> {
   const values = await listedValuesOf(
     db,
     storeId,
@@ -56,30 +54,20 @@ async function toAttributeOutputs(db: Db, storeId: string, rows: Row[], expand: 
   }));
 }
 
-async function findRow(db: Db, storeId: string, id: string): Promise<Row> {
-  const row = isId(id)
-    ? await db.selectFrom('attributes').select(COLUMNS).where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst()
-    : undefined;
+async function findRow(db: Db, storeId: string, id: string): Promise<AttributeRow> {
+  const row = isId(id) ? await selectAttributes(db, storeId).where('id', '=', id).executeTakeFirst() : undefined;
   if (!row) throw missing();
   return row;
 }
 
-export async function createAttribute(db: Db, storeId: string, input: CreateAttributeInput): Promise<Attribute> {
+export function createAttribute(db: Db, storeId: string, input: CreateAttributeInput): Promise<Attribute> {
+  return withTx(db, (trx) => createInTx(trx, storeId, input));
+}
+
+async function createInTx(db: Tx, storeId: string, input: CreateAttributeInput): Promise<Attribute> {
   const values = checkDistinct(input.values) ?? [];
   await checkAttributeSet(db, storeId, input.attributeset);
-  const now = new Date();
-  const row = await db
-    .insertInto('attributes')
-    .values({
-      store_id: storeId,
-      id: newId(),
-      name: input.name.trim(),
-      attribute_set_id: input.attributeset ?? null,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning(COLUMNS)
-    .executeTakeFirstOrThrow();
+  const row = await insertAttribute(db, storeId, { name: input.name.trim(), attribute_set_id: input.attributeset ?? null });
   await upsertAttributeValues(db, storeId, row.id, values, 'replace');
   return (await toAttributeOutputs(db, storeId, [row], false))[0];
 }
@@ -88,34 +76,30 @@ export async function getAttribute(db: Db, storeId: string, id: string, expand =
   return (await toAttributeOutputs(db, storeId, [await findRow(db, storeId, id)], expand))[0];
 }
 
-export async function updateAttribute(db: Db, storeId: string, id: string, input: UpdateAttributeInput): Promise<Attribute> {
+export function updateAttribute(db: Db, storeId: string, id: string, input: UpdateAttributeInput): Promise<Attribute> {
+  return withTx(db, (trx) => updateInTx(trx, storeId, id, input));
+}
+
+async function updateInTx(db: Tx, storeId: string, id: string, input: UpdateAttributeInput): Promise<Attribute> {
   await findRow(db, storeId, id);
   const values = checkDistinct(input.values);
   await checkAttributeSet(db, storeId, input.attributeset);
-  const row = await db
-    .updateTable('attributes')
-    .set({
-      ...(input.name !== undefined ? { name: input.name.trim() } : {}),
-      ...(input.attributeset !== undefined ? { attribute_set_id: input.attributeset } : {}),
-      updated_at: new Date(),
-    })
-    .where('store_id', '=', storeId)
-    .where('id', '=', id)
-    .returning(COLUMNS)
-    .executeTakeFirstOrThrow();
+  const row = await updateAttributeRow(db, storeId, id, {
+    ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+    ...(input.attributeset !== undefined ? { attribute_set_id: input.attributeset } : {}),
+  });
   if (values) await upsertAttributeValues(db, storeId, id, values, 'replace');
   return (await toAttributeOutputs(db, storeId, [row], false))[0];
 }
 
 export async function deleteAttribute(db: Db, storeId: string, id: string) {
   if (!isId(id)) throw missing();
-  const row = await db.deleteFrom('attributes').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst();
+  const row = await withTx(db, (trx) => deleteAttributeRow(trx, storeId, id));
   if (!row) throw missing();
   return { id: row.id };
 }
 
 export async function listAttributes(db: Db, storeId: string, query: AttributeListQuery) {
-  const base = db.selectFrom('attributes').select(COLUMNS).where('store_id', '=', storeId);
-  const { rows, pagination } = await runList(base, query, listSpec);
+  const { rows, pagination } = await runList(selectAttributes(db, storeId), query, listSpec);
   return { data: await toAttributeOutputs(db, storeId, rows, query.expand === 'values'), pagination };
 }

@@ -1,14 +1,13 @@
 import type { Db } from '../db/database.js';
 import type { ErrorDetail } from '../errors.js';
-import { resolveMedia } from '../media/ingest.js';
-import { IMAGE_TYPES, type MediaObject, type MediaStore } from '../media/media.js';
+import { IMAGE_TYPES, type MediaObject, type MediaStore, resolveMedia } from '../media/index.js';
 import { missingReferences } from '../shared/references.js';
-import type { CollectionType, UpdateCollectionInput } from './collections.schema.js';
+import type { CollectionType, MatchType, UpdateCollectionInput } from './collections.schema.js';
 import type { CollectionRow } from './collections.sql.js';
 import { suppliedHandle } from './handles.js';
 import { parentErrors } from './hierarchy.js';
 import { duplicateIds } from './membership.js';
-import { conditionErrors, type MatchType, type Rule } from './rules.js';
+import { conditionErrors, type Rule } from './rules.js';
 
 /**
  * The checks of a collection write, each returning every detail it finds, so one 400 names
@@ -58,7 +57,7 @@ export interface CheckedFields {
   handle: string | undefined;
   /** the image to store when one is supplied: an http(s) URL as given, a data URI as its media URL */
   image: string | null | undefined;
-  /** image bytes to write once the whole request is known to be valid */
+  /** image bytes to write after all the database work of the request has succeeded */
   pending: MediaObject[];
   details: ErrorDetail[];
 }

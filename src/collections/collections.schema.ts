@@ -1,7 +1,20 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Body, Envelope, ListEnvelope, Name, Nullable, StringEnum, Text, Timestamp } from '../shared/common.schema.js';
 import { ListQuery } from '../shared/list.js';
-import { CONDITION_FIELDS, CONDITION_OPERATORS, MATCH_TYPES } from './rules.js';
+
+/** Smart-collection rules: what a condition may name (compiled to SQL by rules.ts). */
+export const MATCH_TYPES = ['all condition', 'any condition'] as const;
+export type MatchType = (typeof MATCH_TYPES)[number];
+
+export const TEXT_FIELDS = ['title', 'handle', 'status', 'badge', 'sku'] as const;
+export const NUMERIC_FIELDS = ['price', 'comparePrice', 'totalStock'] as const;
+export const CONDITION_FIELDS = ['title', 'handle', 'status', 'badge', 'price', 'comparePrice', 'totalStock', 'sku'] as const;
+export type ConditionField = (typeof CONDITION_FIELDS)[number];
+
+export const TEXT_OPERATORS = ['equals', 'not_equals', 'contains', 'not_contains', 'starts_with', 'ends_with'] as const;
+export const NUMERIC_OPERATORS = ['equals', 'not_equals', 'greater_than', 'less_than'] as const;
+export const CONDITION_OPERATORS = [...TEXT_OPERATORS, 'greater_than', 'less_than'] as const;
+export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
 
 export const COLLECTION_TYPES = ['manual', 'smart'] as const;
 export type CollectionType = (typeof COLLECTION_TYPES)[number];
@@ -69,10 +82,6 @@ export type UpdateCollectionInput = Static<typeof UpdateCollectionBody>;
 
 export const CollectionListQuery = ListQuery(['createdAt', 'title'], {});
 export type CollectionListQuery = Static<typeof CollectionListQuery>;
-
-/** The query of GET /collections/{id}/products: the same as GET /products' page, limit, sort, search. */
-export const CollectionProductsQuery = ListQuery(['createdAt', 'price', 'title'], {});
-export type CollectionProductsQuery = Static<typeof CollectionProductsQuery>;
 
 export const CollectionEnvelope = Envelope(Collection);
 export const CollectionListEnvelope = ListEnvelope(Collection);

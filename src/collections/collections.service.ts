@@ -1,30 +1,41 @@
 import type { Db } from '../db/database.js';
+import type { Tx } from '../db/transaction.js';
 import { notFound, registerUniqueConstraint, validationError } from '../errors.js';
-import { storeMedia } from '../media/ingest.js';
+import { storeMedia } from '../media/index.js';
 import { isId, newId } from '../shared/ids.js';
 import { runList } from '../shared/list.js';
 import { fieldDetails, type ImageUploads, type ResolvedRules, referenceDetails, resolveRules } from './collections.checks.js';
 import type { Collection, CollectionListQuery, CreateCollectionInput, UpdateCollectionInput } from './collections.schema.js';
-import { COLUMNS, type CollectionRow, listSpec, selectCollections, toCollectionOutput } from './collections.sql.js';
+import {
+  type CollectionRow,
+  deleteCollectionRow,
+  detachChildren,
+  findCollectionRow,
+  insertCollectionRow,
+  listSpec,
+  lockStoreCollections,
+  selectCollections,
+  toCollectionOutput,
+  updateCollectionRow,
+} from './collections.sql.js';
 import { generateHandle } from './handles.js';
-import { lockStoreCollections } from './hierarchy.js';
-import { replaceMemberships } from './membership.js';
+
+import { replaceMemberships } from './membership.sql.js';
 
 registerUniqueConstraint('collections_handle_key', 'handle');
 
 const missing = () => notFound('Collection');
 
 /**
- * Every check of a write at once; throws one 400 naming all the wrong fields. Only a valid
- * request writes its image bytes (content-addressed, so a later rollback leaves a harmless file).
+ * Every check of a write at once; throws one 400 naming all the wrong fields. Writes nothing: the
+ * image bytes come back as `pending`, written by the caller after all its SQL (the products rule).
  */
 async function check(db: Db, storeId: string, input: UpdateCollectionInput, current: CollectionRow | null, uploads: ImageUploads) {
   const rules = resolveRules(input, current);
   const fields = fieldDetails(input, uploads);
   const details = [...fields.details, ...rules.details, ...(await referenceDetails(db, storeId, input, rules.type, current?.id ?? null))];
   if (details.length) throw validationError(details);
-  await storeMedia(uploads.store, fields.pending);
-  return { rules: rules as ResolvedRules, handle: fields.handle, image: fields.image };
+  return { rules: rules as ResolvedRules, handle: fields.handle, image: fields.image, pending: fields.pending };
 }
 
 /** The columns every write sets from the input when supplied (the rest is left as stored). */
@@ -47,9 +58,7 @@ const ruleColumns = (rules: ResolvedRules) => ({
 });
 
 async function findRow(db: Db, storeId: string, id: string): Promise<CollectionRow> {
-  const row = isId(id)
-    ? await db.selectFrom('collections').select(COLUMNS).where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst()
-    : undefined;
+  const row = isId(id) ? await findCollectionRow(db, storeId, id) : undefined;
   if (!row) throw missing();
   return row;
 }
@@ -60,37 +69,36 @@ export async function getCollection(db: Db, storeId: string, id: string): Promis
   return toCollectionOutput(row);
 }
 
-/** Call inside a transaction: the row, its handle and its memberships are written together. */
-export async function createCollection(db: Db, storeId: string, input: CreateCollectionInput, uploads: ImageUploads): Promise<Collection> {
+/** Takes the store's collections lock, hence `Tx`: the row, its handle and its memberships are written together. */
+export async function createCollection(db: Tx, storeId: string, input: CreateCollectionInput, uploads: ImageUploads): Promise<Collection> {
   await lockStoreCollections(db, storeId);
-  const { rules, handle, image } = await check(db, storeId, input, null, uploads);
+  const { rules, handle, image, pending } = await check(db, storeId, input, null, uploads);
   const id = newId();
   const now = new Date();
-  await db
-    .insertInto('collections')
-    .values({
-      store_id: storeId,
-      id,
-      title: input.title.trim(),
-      handle: handle ?? (await generateHandle(db, storeId, input.title)),
-      ...plainColumns(input, image),
-      ...ruleColumns(rules),
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+  await insertCollectionRow(db, {
+    store_id: storeId,
+    id,
+    title: input.title.trim(),
+    handle: handle ?? (await generateHandle(db, storeId, input.title)),
+    ...plainColumns(input, image),
+    ...ruleColumns(rules),
+    created_at: now,
+    updated_at: now,
+  });
   if (rules.type === 'manual' && input.selectedProducts?.length) {
     await replaceMemberships(db, storeId, 'collection', id, input.selectedProducts);
   }
+  // Files last, after every statement: a request that fails (a taken handle too) writes none.
+  await storeMedia(uploads.store, pending);
   return getCollection(db, storeId, id);
 }
 
 /**
- * Call inside a transaction. Switching a manual collection to smart removes its manual
- * memberships: a smart collection's members are its rules' matches and nothing else.
+ * Takes the store's collections lock (hence `Tx`). Switching a manual collection to smart removes
+ * its manual memberships: a smart collection's members are its rules' matches and nothing else.
  */
 export async function updateCollection(
-  db: Db,
+  db: Tx,
   storeId: string,
   id: string,
   input: UpdateCollectionInput,
@@ -99,34 +107,31 @@ export async function updateCollection(
   if (!isId(id)) throw missing();
   await lockStoreCollections(db, storeId);
   const current = await findRow(db, storeId, id);
-  const { rules, handle, image } = await check(db, storeId, input, current, uploads);
-  await db
-    .updateTable('collections')
-    .set({ ...plainColumns(input, image), ...(handle !== undefined ? { handle } : {}), ...ruleColumns(rules), updated_at: new Date() })
-    .where('store_id', '=', storeId)
-    .where('id', '=', id)
-    .execute();
+  const { rules, handle, image, pending } = await check(db, storeId, input, current, uploads);
+  await updateCollectionRow(db, storeId, id, {
+    ...plainColumns(input, image),
+    ...(handle !== undefined ? { handle } : {}),
+    ...ruleColumns(rules),
+  });
   if (rules.type === 'smart' && current.collection_type === 'manual') await replaceMemberships(db, storeId, 'collection', id, []);
   if (rules.type === 'manual' && input.selectedProducts !== undefined) {
     await replaceMemberships(db, storeId, 'collection', id, input.selectedProducts);
   }
+  // Files last, after every statement: a request that fails (a taken handle too) writes none.
+  await storeMedia(uploads.store, pending);
   return getCollection(db, storeId, id);
 }
 
 /**
- * Call inside a transaction. Children are detached (their parentCollection becomes null and,
- * as their own field changed, their updatedAt moves); memberships go with the row (FK cascade).
+ * Takes the store's collections lock (hence `Tx`). Children are detached (their parentCollection
+ * becomes null and, as their own field changed, their updatedAt moves); memberships go with the
+ * row (FK cascade).
  */
-export async function deleteCollection(db: Db, storeId: string, id: string): Promise<{ id: string }> {
+export async function deleteCollection(db: Tx, storeId: string, id: string): Promise<{ id: string }> {
   if (!isId(id)) throw missing();
   await lockStoreCollections(db, storeId);
-  await db
-    .updateTable('collections')
-    .set({ parent_id: null, updated_at: new Date() })
-    .where('store_id', '=', storeId)
-    .where('parent_id', '=', id)
-    .execute();
-  const row = await db.deleteFrom('collections').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst();
+  await detachChildren(db, storeId, id);
+  const row = await deleteCollectionRow(db, storeId, id);
   if (!row) throw missing();
   return { id: row.id };
 }

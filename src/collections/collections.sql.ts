@@ -1,10 +1,10 @@
-import { sql } from 'kysely';
+import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { Tx } from '../db/transaction.js';
 import { iso } from '../shared/envelope.js';
 import { ilikeAny, type ListSpec } from '../shared/list.js';
-import type { Collection, CollectionType } from './collections.schema.js';
-import type { CollectionCondition } from './collections.tables.js';
-import type { MatchType } from './rules.js';
+import type { Collection, CollectionType, MatchType } from './collections.schema.js';
+import type { CollectionCondition, CollectionTable } from './collections.tables.js';
 
 export const COLUMNS = [
   'id',
@@ -95,4 +95,62 @@ export function toCollectionOutput(row: CollectionRowWithLinks): Collection {
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
+}
+
+/** The stored row without its derived lists, or undefined. */
+export function findCollectionRow(db: Db, storeId: string, id: string): Promise<CollectionRow | undefined> {
+  return db.selectFrom('collections').select(COLUMNS).where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertCollectionRow(db: Db, values: Insertable<CollectionTable>): Promise<void> {
+  await db.insertInto('collections').values(values).execute();
+}
+
+export async function updateCollectionRow(db: Db, storeId: string, id: string, changes: Updateable<CollectionTable>): Promise<void> {
+  await db
+    .updateTable('collections')
+    .set({ ...changes, updated_at: new Date() })
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The children of `parentId` lose their parent; their own field changed, so their updatedAt moves. */
+export async function detachChildren(db: Db, storeId: string, parentId: string): Promise<void> {
+  await db
+    .updateTable('collections')
+    .set({ parent_id: null, updated_at: new Date() })
+    .where('store_id', '=', storeId)
+    .where('parent_id', '=', parentId)
+    .execute();
+}
+
+export function deleteCollectionRow(db: Db, storeId: string, id: string) {
+  return db.deleteFrom('collections').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst();
+}
+
+// Any constant: with the store id it names the advisory lock of one store's collections.
+const COLLECTIONS_LOCK = 7_327_003;
+
+/**
+ * Serializes the writes to one store's collections until the transaction ends. Cycle checks and
+ * generated handles read before they write; without this, two concurrent writes could each pass
+ * the check and together make a cycle or a duplicate handle. Collection writes are rare, so
+ * one lock per store costs nothing noticeable.
+ */
+export async function lockStoreCollections(db: Tx, storeId: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(${COLLECTIONS_LOCK}, hashtext(${storeId}))`.execute(db);
+}
+
+/** Whether `candidateId` is `collectionId` itself or one of its descendants (walking up from the candidate). */
+export async function isSelfOrDescendant(db: Db, storeId: string, collectionId: string, candidateId: string): Promise<boolean> {
+  // UNION (not UNION ALL) stops the walk even on a cycle the database should never hold.
+  const { rows } = await sql<{ found: boolean }>`
+    WITH RECURSIVE ancestors(id) AS (
+      SELECT ${candidateId}::text
+      UNION
+      SELECT c.parent_id FROM collections c JOIN ancestors a ON c.store_id = ${storeId} AND c.id = a.id WHERE c.parent_id IS NOT NULL
+    )
+    SELECT EXISTS (SELECT 1 FROM ancestors WHERE id = ${collectionId}) AS found`.execute(db);
+  return rows[0]?.found === true;
 }

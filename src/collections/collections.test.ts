@@ -1,7 +1,10 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, setupTestApp, type TestContext } from '../../test/helpers.js';
 import { apiKey, newCollection, newProduct } from '../../test/support/collections.fixtures.js';
-import { PNG_URI } from '../../test/support/media.fixtures.js';
+import { dataUri, PNG, PNG_URI } from '../../test/support/media.fixtures.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -79,6 +82,22 @@ describe('collections: create and read', () => {
     const bad = expectError(await t.call(store, 'POST', '/collections', { title: 'x', image: 'ftp://x/y.png' }), 400, 'VALIDATION_ERROR');
     expect(bad.details.map((d) => d.field)).toEqual(['image']);
     expectError(await t.call(store, 'POST', '/collections', { title: 'x', image: 'data:image/png;base64,AAAA' }), 400, 'VALIDATION_ERROR');
+  });
+
+  it('writes an image file only once the whole write has succeeded (a taken handle writes none)', async () => {
+    const store = await t.newStore();
+    await newCollection(t, store, { title: 'Taken', handle: 'taken' });
+    const other = await newCollection(t, store, { title: 'Other' });
+    // Bytes no other test uploads: the file can only come from this test's requests.
+    const bytes = Buffer.concat([PNG, randomBytes(16)]);
+    const key = `${createHash('sha256').update(bytes).digest('hex')}.png`;
+    const stored = () => existsSync(join(t.config.dataDir, 'media', key.slice(0, 2), key));
+    const image = dataUri('image/png', bytes);
+    expectError(await t.call(store, 'POST', '/collections', { title: 'Again', handle: 'taken', image }), 400, 'DUPLICATE_VALUE');
+    expectError(await t.call(store, 'PATCH', `/collections/${other.id}`, { handle: 'taken', image }), 400, 'DUPLICATE_VALUE');
+    expect(stored()).toBe(false);
+    expect((await t.call(store, 'PATCH', `/collections/${other.id}`, { image })).status).toBe(200);
+    expect(stored()).toBe(true);
   });
 
   it('rejects wrong types with one detail per field and stores nothing', async () => {

@@ -1,25 +1,13 @@
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { ErrorDetail } from '../errors.js';
 import { escapeLike } from '../shared/list.js';
+import { CONDITION_FIELDS, type MatchType, NUMERIC_FIELDS, NUMERIC_OPERATORS, TEXT_FIELDS, TEXT_OPERATORS } from './collections.schema.js';
 
 /**
  * Smart-collection rules: validation and the compiler to one SQL condition over the unaliased
  * `products` table. Pure: no database, no I/O. User text only ever becomes a bound parameter;
  * every piece of SQL text comes from the fixed tables below.
  */
-
-export const MATCH_TYPES = ['all condition', 'any condition'] as const;
-export type MatchType = (typeof MATCH_TYPES)[number];
-
-export const TEXT_FIELDS = ['title', 'handle', 'status', 'badge', 'sku'] as const;
-export const NUMERIC_FIELDS = ['price', 'comparePrice', 'totalStock'] as const;
-export const CONDITION_FIELDS = ['title', 'handle', 'status', 'badge', 'price', 'comparePrice', 'totalStock', 'sku'] as const;
-export type ConditionField = (typeof CONDITION_FIELDS)[number];
-
-export const TEXT_OPERATORS = ['equals', 'not_equals', 'contains', 'not_contains', 'starts_with', 'ends_with'] as const;
-export const NUMERIC_OPERATORS = ['equals', 'not_equals', 'greater_than', 'less_than'] as const;
-export const CONDITION_OPERATORS = [...TEXT_OPERATORS, 'greater_than', 'less_than'] as const;
-export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
 
 export interface Rule {
   field: string;

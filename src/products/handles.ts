@@ -2,7 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../db/database.js';
 import { duplicateValue, registerUniqueConstraint } from '../errors.js';
 import { firstFreeSlug, slugBase, takenSlugs } from '../shared/slug.js';
-import { PRODUCT_COLUMNS, type ProductRow } from './products.sql.js';
+import { handleTakenByOther, insertProductRow, type ProductRow } from './products.sql.js';
 import type { ProductTable } from './products.tables.js';
 
 registerUniqueConstraint('products_handle_key', 'handle');
@@ -18,23 +18,13 @@ export function handleBaseOf(title: string): string {
 
 export type NewProduct = Omit<Insertable<ProductTable>, 'handle'>;
 
-/** INSERT … ON CONFLICT (store_id, handle) DO NOTHING: a taken handle returns nothing instead of aborting the transaction. */
-function tryInsert(db: Db, values: NewProduct, handle: string): Promise<ProductRow | undefined> {
-  return db
-    .insertInto('products')
-    .values({ ...values, handle })
-    .onConflict((oc) => oc.columns(['store_id', 'handle']).doNothing())
-    .returning(PRODUCT_COLUMNS)
-    .executeTakeFirst();
-}
-
 /**
  * Inserts a product. A supplied handle (already slugified) must be free (400 DUPLICATE_VALUE);
  * without one the handle is the title's slug, made unique with the first free numeric suffix.
  */
 export async function insertProduct(db: Db, values: NewProduct, title: string, handle: string | undefined): Promise<ProductRow> {
   if (handle !== undefined) {
-    const row = await tryInsert(db, values, handle);
+    const row = await insertProductRow(db, { ...values, handle });
     if (!row) throw duplicateValue('handle');
     return row;
   }
@@ -42,7 +32,7 @@ export async function insertProduct(db: Db, values: NewProduct, title: string, h
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     // Re-read after a lost race: the winners have committed, so the next statement sees their handles.
     const taken = await takenSlugs(db, 'products', values.store_id, base);
-    const row = await tryInsert(db, values, firstFreeSlug(base, taken));
+    const row = await insertProductRow(db, { ...values, handle: firstFreeSlug(base, taken) });
     if (row) return row;
   }
   throw duplicateValue('handle', 'could not generate a free handle, retry or supply one');
@@ -50,12 +40,5 @@ export async function insertProduct(db: Db, values: NewProduct, title: string, h
 
 /** On update a supplied handle may not belong to another product of the store. */
 export async function assertHandleFree(db: Db, storeId: string, productId: string, handle: string): Promise<void> {
-  const other = await db
-    .selectFrom('products')
-    .select('id')
-    .where('store_id', '=', storeId)
-    .where('handle', '=', handle)
-    .where('id', '<>', productId)
-    .executeTakeFirst();
-  if (other) throw duplicateValue('handle');
+  if (await handleTakenByOther(db, storeId, productId, handle)) throw duplicateValue('handle');
 }

@@ -1,8 +1,12 @@
+import { hasScope } from '../auth/scopes.js';
+import { productsInCollection } from '../collections/index.js';
+import { forbidden } from '../errors.js';
 import type { App, AppContext } from '../http/context.js';
 import { sendWrite } from '../http/write.js';
 import { DeletedEnvelope, IdParams } from '../shared/common.schema.js';
 import { ok, okList } from '../shared/envelope.js';
 import {
+  CollectionProductsQuery,
   CreateProductBody,
   ProductEnvelope,
   ProductListEnvelope,
@@ -71,6 +75,7 @@ export async function registerProductRoutes(app: App, ctx: AppContext): Promise<
     (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => deleteProduct(trx, storeId, request.params.id)),
   );
   registerVariantRoutes(app, ctx);
+  registerCollectionMemberRoute(app, ctx);
 }
 
 function registerVariantRoutes(app: App, ctx: AppContext): void {
@@ -90,5 +95,39 @@ function registerVariantRoutes(app: App, ctx: AppContext): void {
       sendWrite(ctx, request, reply, (trx, storeId) =>
         updateVariant(trx, storeId, request.params.id, request.params.variantId, request.body),
       ),
+  );
+}
+
+/**
+ * Beyond SPEC: GET /collections/{id}/products, the member products (manual or smart) of a
+ * collection. It lives here, not in collections, because it is the product list filtered by a
+ * membership condition: products already depend on collections (membership), so this keeps the
+ * dependency one way (products -> collections) instead of a cycle.
+ */
+function registerCollectionMemberRoute(app: App, { db }: AppContext): void {
+  app.get(
+    '/collections/:id/products',
+    {
+      config: { scope: 'collections:read' },
+      // The answer is product data: an API key needs products:read as well as collections:read.
+      preHandler: async (request) => {
+        if (!hasScope(request.auth.scopes, 'products:read')) throw forbidden('products:read');
+      },
+      schema: {
+        tags: ['Collections'],
+        summary: 'List the member products of a collection (manual or smart), paginated like GET /products',
+        params: IdParams,
+        querystring: CollectionProductsQuery,
+        response: { 200: ProductListEnvelope },
+      },
+    },
+    async (request) => {
+      const { storeId } = request.auth;
+      const condition = await productsInCollection(db, storeId, request.params.id);
+      // Only the declared parameters: other query keys (GET /products' filters) are not offered here.
+      const { page, limit, sort, search } = request.query;
+      const { data, pagination } = await listProducts(db, storeId, { page, limit, sort, search }, condition);
+      return okList(data, pagination);
+    },
   );
 }

@@ -122,6 +122,10 @@ export const ProductListQuery = ListQuery(PRODUCT_SORTS, {
 });
 export type ProductListQuery = Static<typeof ProductListQuery>;
 
+/** The query of GET /collections/{id}/products: GET /products' page, limit, sort, search, without its filters. */
+export const CollectionProductsQuery = ListQuery(PRODUCT_SORTS, {});
+export type CollectionProductsQuery = Static<typeof CollectionProductsQuery>;
+
 export const ProductEnvelope = Envelope(Product);
 export const ProductListEnvelope = ListEnvelope(Product);
 export const VariantEnvelope = Envelope(Variant);

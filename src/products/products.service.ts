@@ -1,21 +1,24 @@
 import type { Expression, SqlBool } from 'kysely';
-import { productsInCollection, setProductCollections } from '../collections/membership.js';
+import { productsInCollection, setProductCollections } from '../collections/index.js';
 import type { Db } from '../db/database.js';
+import { type Tx, withTx } from '../db/transaction.js';
 import { AppError, notFound } from '../errors.js';
-import { storeMedia } from '../media/ingest.js';
+import { storeMedia } from '../media/index.js';
 import { isId, newId } from '../shared/ids.js';
 import { paginationOf, runList } from '../shared/list.js';
 import { assertHandleFree, insertProduct } from './handles.js';
 import { type PreparedProduct, type ProductContext, prepareProduct } from './product-input.js';
 import type { CreateProductInput, Product, ProductListQuery, UpdateProductInput } from './products.schema.js';
 import {
+  deleteProductRow,
+  lockProduct,
   type ProductRow,
   type ProductWithRelationsRow,
   productListSpec,
-  selectProducts,
   selectProductsWithRelations,
   toProductOutput,
   toVariantOutput,
+  updateProductRow,
 } from './products.sql.js';
 import { syncVariants } from './variants.service.js';
 
@@ -45,7 +48,7 @@ export async function getProduct(db: Db, storeId: string, id: string): Promise<P
 
 /** The writes after the product row: variants, memberships, then media bytes (last, so a failed request writes no file). */
 async function writeRelations(
-  db: Db,
+  db: Tx,
   storeId: string,
   row: Pick<ProductRow, 'id' | 'handle'>,
   prepared: PreparedProduct,
@@ -60,8 +63,12 @@ async function writeRelations(
   await storeMedia(ctx.media, prepared.pending);
 }
 
-/** Call inside a transaction: a failure anywhere leaves nothing behind. */
-export async function createProduct(db: Db, storeId: string, input: CreateProductInput, ctx: ProductContext): Promise<Product> {
+/** One transaction (joined when `db` already is one): a failure anywhere leaves nothing behind. */
+export function createProduct(db: Db, storeId: string, input: CreateProductInput, ctx: ProductContext): Promise<Product> {
+  return withTx(db, (trx) => insertNewProduct(trx, storeId, input, ctx));
+}
+
+async function insertNewProduct(db: Tx, storeId: string, input: CreateProductInput, ctx: ProductContext): Promise<Product> {
   const prepared = await prepareProduct(db, storeId, input, null, ctx);
   const now = new Date();
   const values = {
@@ -78,19 +85,16 @@ export async function createProduct(db: Db, storeId: string, input: CreateProduc
   return getProduct(db, storeId, row.id);
 }
 
-/** Call inside a transaction: the row is locked, the request is merged into it and checked as a whole. */
-export async function updateProduct(db: Db, storeId: string, id: string, input: UpdateProductInput, ctx: ProductContext): Promise<Product> {
-  const current = isId(id) ? await selectProducts(db, storeId).where('products.id', '=', id).forUpdate().executeTakeFirst() : undefined;
+/** The row is locked (hence `Tx`), the request is merged into it and checked as a whole. */
+export async function updateProduct(db: Tx, storeId: string, id: string, input: UpdateProductInput, ctx: ProductContext): Promise<Product> {
+  const current = isId(id) ? await lockProduct(db, storeId, id) : undefined;
   if (!current) throw missing();
   const prepared = await prepareProduct(db, storeId, input, current, ctx);
   if (prepared.handle !== undefined) await assertHandleFree(db, storeId, id, prepared.handle);
-  const row = await db
-    .updateTable('products')
-    .set({ ...prepared.columns, ...(prepared.handle !== undefined ? { handle: prepared.handle } : {}), updated_at: new Date() })
-    .where('store_id', '=', storeId)
-    .where('id', '=', id)
-    .returning(['id', 'handle'])
-    .executeTakeFirstOrThrow();
+  const row = await updateProductRow(db, storeId, id, {
+    ...prepared.columns,
+    ...(prepared.handle !== undefined ? { handle: prepared.handle } : {}),
+  });
   await writeRelations(db, storeId, row, prepared, input.selectedCollections, ctx);
   return getProduct(db, storeId, id);
 }
@@ -98,7 +102,7 @@ export async function updateProduct(db: Db, storeId: string, id: string, input: 
 /** Variants, their attribute combinations and collection memberships go with it (foreign-key cascades). */
 export async function deleteProduct(db: Db, storeId: string, id: string): Promise<{ id: string }> {
   if (!isId(id)) throw missing();
-  const row = await db.deleteFrom('products').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst();
+  const row = await withTx(db, (trx) => deleteProductRow(trx, storeId, id));
   if (!row) throw missing();
   return { id: row.id };
 }

@@ -1,5 +1,5 @@
-import { type Selectable, type SqlBool, sql } from 'kysely';
-import { collectionIdsColumn } from '../collections/membership.js';
+import { type Insertable, type Selectable, type SqlBool, sql, type Updateable } from 'kysely';
+import { collectionIdsColumn } from '../collections/index.js';
 import type { Db } from '../db/database.js';
 import { iso, numberOrNull } from '../shared/envelope.js';
 import type { ListSpec } from '../shared/list.js';
@@ -75,6 +75,57 @@ export const productListSpec: ListSpec = {
 
 export function selectProducts(db: Db, storeId: string) {
   return db.selectFrom('products').select(PRODUCT_COLUMNS).where('products.store_id', '=', storeId);
+}
+
+/** The stored row, locked (FOR UPDATE) until the transaction ends, or undefined. */
+export function lockProduct(db: Db, storeId: string, id: string) {
+  return selectProducts(db, storeId).where('products.id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** INSERT … ON CONFLICT (store_id, handle) DO NOTHING: a taken handle returns nothing instead of aborting the transaction. */
+export function insertProductRow(db: Db, values: Insertable<ProductTable>): Promise<ProductRow | undefined> {
+  return db
+    .insertInto('products')
+    .values(values)
+    .onConflict((oc) => oc.columns(['store_id', 'handle']).doNothing())
+    .returning(PRODUCT_COLUMNS)
+    .executeTakeFirst();
+}
+
+export function updateProductRow(db: Db, storeId: string, id: string, changes: Updateable<ProductTable>) {
+  return db
+    .updateTable('products')
+    .set({ ...changes, updated_at: new Date() })
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .returning(['id', 'handle'])
+    .executeTakeFirstOrThrow();
+}
+
+export function deleteProductRow(db: Db, storeId: string, id: string) {
+  return db.deleteFrom('products').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst();
+}
+
+export async function productExists(db: Db, storeId: string, id: string): Promise<boolean> {
+  const row = await db.selectFrom('products').select('id').where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Moves the product's updatedAt, e.g. when one of its variants changed. */
+export async function touchProduct(db: Db, storeId: string, id: string, at: Date): Promise<void> {
+  await db.updateTable('products').set({ updated_at: at }).where('store_id', '=', storeId).where('id', '=', id).execute();
+}
+
+/** Whether another product of the store than `productId` has `handle`. */
+export async function handleTakenByOther(db: Db, storeId: string, productId: string, handle: string): Promise<boolean> {
+  const other = await db
+    .selectFrom('products')
+    .select('id')
+    .where('store_id', '=', storeId)
+    .where('handle', '=', handle)
+    .where('id', '<>', productId)
+    .executeTakeFirst();
+  return other !== undefined;
 }
 
 /**

@@ -1,0 +1,3 @@
+/** The public surface of attribute sets: what other folders may use. */
+export { registerAttributeSetRoutes } from './attribute-sets.routes.js';
+export type { AttributeSetTables } from './attribute-sets.tables.js';

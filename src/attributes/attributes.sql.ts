@@ -1,0 +1,70 @@
+import { type Selectable, sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import { newId } from '../shared/ids.js';
+import { ilikeAny, type ListSpec } from '../shared/list.js';
+import type { AttributeTable } from './attributes.tables.js';
+
+export const COLUMNS = ['id', 'name', 'attribute_set_id', 'created_at', 'updated_at'] as const;
+export type AttributeRow = Pick<Selectable<AttributeTable>, (typeof COLUMNS)[number]>;
+
+export const listSpec: ListSpec = {
+  sorts: { createdAt: sql`created_at`, name: sql`(lower(name) COLLATE "C")` },
+  idColumn: sql`id`,
+  search: ilikeAny(['name']),
+};
+
+export function selectAttributes(db: Db, storeId: string) {
+  return db.selectFrom('attributes').select(COLUMNS).where('store_id', '=', storeId);
+}
+
+export function insertAttribute(db: Db, storeId: string, values: { name: string; attribute_set_id: string | null }): Promise<AttributeRow> {
+  const now = new Date();
+  return db
+    .insertInto('attributes')
+    .values({ store_id: storeId, id: newId(), ...values, created_at: now, updated_at: now })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+export function updateAttributeRow(
+  db: Db,
+  storeId: string,
+  id: string,
+  changes: { name?: string; attribute_set_id?: string | null },
+): Promise<AttributeRow> {
+  return db
+    .updateTable('attributes')
+    .set({ ...changes, updated_at: new Date() })
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+export function deleteAttributeRow(db: Db, storeId: string, id: string) {
+  return db.deleteFrom('attributes').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst();
+}
+
+/**
+ * Upserts attributes by name, case-insensitively (the rule of `attributes_name_key`): an existing
+ * attribute is reused with its own spelling, a missing one is created without an attribute set.
+ * Returns the attribute ids in the order of `names`. Both the conflict and the lookup use SQL
+ * `lower()`, so this agrees with the unique index whatever the characters. Used by product options.
+ */
+export async function upsertAttributesByName(db: Db, storeId: string, names: string[]): Promise<string[]> {
+  if (names.length === 0) return [];
+  const now = new Date();
+  await db
+    .insertInto('attributes')
+    // Sorted, so concurrent upserts of overlapping names take their index locks in one order (no deadlock).
+    .values(
+      [...names].sort().map((name) => ({ store_id: storeId, id: newId(), name, attribute_set_id: null, created_at: now, updated_at: now })),
+    )
+    .onConflict((oc) => oc.expression(sql`store_id, lower(name)`).doNothing())
+    .execute();
+  const { rows } = await sql<{ ord: number; id: string }>`
+    SELECT n.ord::int AS ord, a.id FROM unnest(${names}::text[]) WITH ORDINALITY AS n(name, ord)
+    JOIN attributes a ON a.store_id = ${storeId} AND lower(a.name) = lower(n.name)`.execute(db);
+  const byOrdinal = new Map(rows.map((row) => [Number(row.ord), row.id]));
+  return names.map((_, index) => byOrdinal.get(index + 1) as string);
+}

@@ -1,0 +1,3 @@
+/** The public surface of products: what other folders may use. */
+export { registerProductRoutes } from './products.routes.js';
+export type { ProductTables } from './products.tables.js';
