@@ -22,6 +22,12 @@ const read = { scope: 'attributes:read' };
 const write = { scope: 'attributes:write' };
 
 export async function registerAttributeSetRoutes(app: App, ctx: AppContext): Promise<void> {
+  registerListRoutes(app, ctx);
+  registerItemRoutes(app, ctx);
+}
+
+/** /attribute-sets: list and create. */
+function registerListRoutes(app: App, ctx: AppContext): void {
   const { db } = ctx;
   app.get(
     '/attribute-sets',
@@ -42,6 +48,11 @@ export async function registerAttributeSetRoutes(app: App, ctx: AppContext): Pro
     },
     (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => createAttributeSet(trx, storeId, request.body), 201),
   );
+}
+
+/** /attribute-sets/:id: read, update, delete. */
+function registerItemRoutes(app: App, ctx: AppContext): void {
+  const { db } = ctx;
   app.get(
     '/attribute-sets/:id',
     { config: read, schema: { tags, summary: 'Get an attribute set', params: IdParams, response: { 200: AttributeSetEnvelope } } },

@@ -17,6 +17,12 @@ const read = { scope: 'attributes:read' };
 const write = { scope: 'attributes:write' };
 
 export async function registerAttributeRoutes(app: App, ctx: AppContext): Promise<void> {
+  registerListRoutes(app, ctx);
+  registerItemRoutes(app, ctx);
+}
+
+/** /attributes: list and create. */
+function registerListRoutes(app: App, ctx: AppContext): void {
   const { db } = ctx;
   app.get(
     '/attributes',
@@ -42,6 +48,11 @@ export async function registerAttributeRoutes(app: App, ctx: AppContext): Promis
     },
     (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => createAttribute(trx, storeId, request.body), 201),
   );
+}
+
+/** /attributes/:id: read, update, delete. */
+function registerItemRoutes(app: App, ctx: AppContext): void {
+  const { db } = ctx;
   app.get(
     '/attributes/:id',
     {

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import type { Tx } from '../db/transaction.js';
+import { type Tx, withTx } from '../db/transaction.js';
 import { notFound, registerUniqueConstraint, validationError } from '../errors.js';
 import { storeMedia } from '../media/index.js';
 import { isId, newId } from '../shared/ids.js';
@@ -11,14 +11,13 @@ import {
   deleteCollectionRow,
   detachChildren,
   findCollectionRow,
-  insertCollectionRow,
   listSpec,
   lockStoreCollections,
   selectCollections,
   toCollectionOutput,
   updateCollectionRow,
 } from './collections.sql.js';
-import { generateHandle } from './handles.js';
+import { insertCollection } from './handles.js';
 
 import { replaceMemberships } from './membership.sql.js';
 
@@ -69,22 +68,17 @@ export async function getCollection(db: Db, storeId: string, id: string): Promis
   return toCollectionOutput(row);
 }
 
-/** Takes the store's collections lock, hence `Tx`: the row, its handle and its memberships are written together. */
-export async function createCollection(db: Tx, storeId: string, input: CreateCollectionInput, uploads: ImageUploads): Promise<Collection> {
-  await lockStoreCollections(db, storeId);
+/** One transaction (joined when `db` already is one): the row, its handle, memberships and image are written together. */
+export function createCollection(db: Db, storeId: string, input: CreateCollectionInput, uploads: ImageUploads): Promise<Collection> {
+  return withTx(db, (trx) => createInTx(trx, storeId, input, uploads));
+}
+
+async function createInTx(db: Tx, storeId: string, input: CreateCollectionInput, uploads: ImageUploads): Promise<Collection> {
   const { rules, handle, image, pending } = await check(db, storeId, input, null, uploads);
   const id = newId();
   const now = new Date();
-  await insertCollectionRow(db, {
-    store_id: storeId,
-    id,
-    title: input.title.trim(),
-    handle: handle ?? (await generateHandle(db, storeId, input.title)),
-    ...plainColumns(input, image),
-    ...ruleColumns(rules),
-    created_at: now,
-    updated_at: now,
-  });
+  const columns = { ...plainColumns(input, image), ...ruleColumns(rules) };
+  await insertCollection(db, { store_id: storeId, id, title: input.title.trim(), ...columns, created_at: now, updated_at: now }, handle);
   if (rules.type === 'manual' && input.selectedProducts?.length) {
     await replaceMemberships(db, storeId, 'collection', id, input.selectedProducts);
   }

@@ -102,8 +102,26 @@ export function findCollectionRow(db: Db, storeId: string, id: string): Promise<
   return db.selectFrom('collections').select(COLUMNS).where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
 }
 
-export async function insertCollectionRow(db: Db, values: Insertable<CollectionTable>): Promise<void> {
-  await db.insertInto('collections').values(values).execute();
+/** INSERT … ON CONFLICT (store_id, handle) DO NOTHING: a taken handle returns undefined instead of aborting the transaction. */
+export function insertCollectionRow(db: Db, values: Insertable<CollectionTable>): Promise<{ id: string } | undefined> {
+  return db
+    .insertInto('collections')
+    .values(values)
+    .onConflict((oc) => oc.columns(['store_id', 'handle']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+}
+
+/** The store's collection handles a generated `base` could collide with: `base` and `base-…`. */
+export async function handlesLike(db: Db, storeId: string, base: string): Promise<Set<string>> {
+  // A generated slug holds only [a-z0-9-], so it needs no LIKE escaping.
+  const rows = await db
+    .selectFrom('collections')
+    .select('handle')
+    .where('store_id', '=', storeId)
+    .where((eb) => eb.or([eb('handle', '=', base), eb('handle', 'like', `${base}-%`)]))
+    .execute();
+  return new Set(rows.map((row) => row.handle));
 }
 
 export async function updateCollectionRow(db: Db, storeId: string, id: string, changes: Updateable<CollectionTable>): Promise<void> {
@@ -133,10 +151,10 @@ export function deleteCollectionRow(db: Db, storeId: string, id: string) {
 const COLLECTIONS_LOCK = 7_327_003;
 
 /**
- * Serializes the writes to one store's collections until the transaction ends. Cycle checks and
- * generated handles read before they write; without this, two concurrent writes could each pass
- * the check and together make a cycle or a duplicate handle. Collection writes are rare, so
- * one lock per store costs nothing noticeable.
+ * Serializes the moves and deletes of one store's collections until the transaction ends. A cycle
+ * check reads before the write; without this, two concurrent moves could each pass the check and
+ * together make a cycle. Creates do not take it (a new collection has no descendants, and its
+ * handle is settled by the unique index), so they never queue behind each other.
  */
 export async function lockStoreCollections(db: Tx, storeId: string): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(${COLLECTIONS_LOCK}, hashtext(${storeId}))`.execute(db);

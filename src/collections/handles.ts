@@ -1,5 +1,9 @@
+import type { Insertable } from 'kysely';
 import type { Db } from '../db/database.js';
-import { firstFreeSlug, slugBase, suppliedSlug, takenSlugs } from '../shared/slug.js';
+import { duplicateValue } from '../errors.js';
+import { insertWithFreeSlug, slugBase, suppliedSlug } from '../shared/slug.js';
+import { handlesLike, insertCollectionRow } from './collections.sql.js';
+import type { CollectionTable } from './collections.tables.js';
 
 /** Handles follow the products' rule (CONTRACT §6), unique among the store's collections. */
 
@@ -9,11 +13,22 @@ const FALLBACK_BASE = 'collection';
 /** A supplied handle, slugified; '' when nothing usable is left (the caller answers 400). */
 export const suppliedHandle = suppliedSlug;
 
+export type NewCollection = Omit<Insertable<CollectionTable>, 'handle'>;
+
 /**
- * The title's slug, or the first free `slug-<n>`. The caller holds the store's collections lock
- * (lockStoreCollections), so no concurrent write can take the handle before the insert.
+ * Inserts a collection. A supplied handle (already slugified) must be free (400 DUPLICATE_VALUE);
+ * without one the handle is the title's slug or the first free `slug-<n>`, whatever the number of
+ * concurrent creates of the same title.
  */
-export async function generateHandle(db: Db, storeId: string, title: string): Promise<string> {
-  const base = slugBase(title, FALLBACK_BASE);
-  return firstFreeSlug(base, await takenSlugs(db, 'collections', storeId, base));
+export async function insertCollection(db: Db, values: NewCollection, handle: string | undefined): Promise<void> {
+  if (handle !== undefined) {
+    if (!(await insertCollectionRow(db, { ...values, handle }))) throw duplicateValue('handle');
+    return;
+  }
+  const base = slugBase(values.title, FALLBACK_BASE);
+  await insertWithFreeSlug(
+    base,
+    () => handlesLike(db, values.store_id, base),
+    (slug) => insertCollectionRow(db, { ...values, handle: slug }),
+  );
 }

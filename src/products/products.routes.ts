@@ -25,6 +25,14 @@ const read = { scope: 'products:read' };
 const write = { scope: 'products:write' };
 
 export async function registerProductRoutes(app: App, ctx: AppContext): Promise<void> {
+  registerListRoutes(app, ctx);
+  registerItemRoutes(app, ctx);
+  registerVariantRoutes(app, ctx);
+  registerCollectionMemberRoute(app, ctx);
+}
+
+/** /products: list and create. */
+function registerListRoutes(app: App, ctx: AppContext): void {
   const { db } = ctx;
   app.get(
     '/products',
@@ -47,6 +55,11 @@ export async function registerProductRoutes(app: App, ctx: AppContext): Promise<
     },
     (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => createProduct(trx, storeId, request.body, ctx), 201),
   );
+}
+
+/** /products/:id: read, update, delete. */
+function registerItemRoutes(app: App, ctx: AppContext): void {
+  const { db } = ctx;
   app.get(
     '/products/:id',
     { config: read, schema: { tags, summary: 'Get a product', params: IdParams, response: { 200: ProductEnvelope } } },
@@ -74,8 +87,6 @@ export async function registerProductRoutes(app: App, ctx: AppContext): Promise<
     },
     (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => deleteProduct(trx, storeId, request.params.id)),
   );
-  registerVariantRoutes(app, ctx);
-  registerCollectionMemberRoute(app, ctx);
 }
 
 function registerVariantRoutes(app: App, ctx: AppContext): void {

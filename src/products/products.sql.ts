@@ -116,6 +116,18 @@ export async function touchProduct(db: Db, storeId: string, id: string, at: Date
   await db.updateTable('products').set({ updated_at: at }).where('store_id', '=', storeId).where('id', '=', id).execute();
 }
 
+/** The store's product handles a generated `base` could collide with: `base` and `base-…`. */
+export async function handlesLike(db: Db, storeId: string, base: string): Promise<Set<string>> {
+  // A generated slug holds only [a-z0-9-], so it needs no LIKE escaping.
+  const rows = await db
+    .selectFrom('products')
+    .select('handle')
+    .where('store_id', '=', storeId)
+    .where((eb) => eb.or([eb('handle', '=', base), eb('handle', 'like', `${base}-%`)]))
+    .execute();
+  return new Set(rows.map((row) => row.handle));
+}
+
 /** Whether another product of the store than `productId` has `handle`. */
 export async function handleTakenByOther(db: Db, storeId: string, productId: string, handle: string): Promise<boolean> {
   const other = await db

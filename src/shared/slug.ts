@@ -1,5 +1,4 @@
 import slugify from '@sindresorhus/slugify';
-import type { Db } from '../db/database.js';
 
 /**
  * The one slug rule of the catalog (CONTRACT §6): lowercase ASCII, words joined by `-`.
@@ -34,14 +33,29 @@ export function suppliedSlug(handle: string): string {
   return toSlug(handle).slice(0, SUPPLIED_MAX).replace(/-+$/, '');
 }
 
-/** The handles of `table` in the store that a generated `base` could collide with: `base` and `base-…`. */
-export async function takenSlugs(db: Db, table: 'products' | 'collections', storeId: string, base: string): Promise<Set<string>> {
-  // A slug holds only [a-z0-9-], so it needs no LIKE escaping.
-  const rows = await db
-    .selectFrom(table)
-    .select('handle')
-    .where('store_id', '=', storeId)
-    .where((eb) => eb.or([eb('handle', '=', base), eb('handle', 'like', `${base}-%`)]))
-    .execute();
-  return new Set(rows.map((row) => row.handle));
+/**
+ * Inserts a row under the first free of `base`, `base-2`, `base-3`, … `insert` is an
+ * `INSERT … ON CONFLICT (store_id, handle) DO NOTHING` that returns undefined when the slug is
+ * taken, so a lost race never aborts the transaction; `readTaken` reads the store's slugs that
+ * could collide (`base` and `base-…`).
+ *
+ * Always succeeds, whatever the concurrency, without locking out other creates: after a lost race
+ * the slugs are read again (the winner has committed, so the next statement sees it) and a lost
+ * candidate is never tried twice. Every attempt tries a new slug and only a row that really holds
+ * it can refuse it, so the loop ends.
+ */
+export async function insertWithFreeSlug<T>(
+  base: string,
+  readTaken: () => Promise<Set<string>>,
+  insert: (slug: string) => Promise<T | undefined>,
+): Promise<T> {
+  const lost = new Set<string>();
+  for (;;) {
+    const taken = await readTaken();
+    for (const slug of lost) taken.add(slug);
+    const slug = firstFreeSlug(base, taken);
+    const row = await insert(slug);
+    if (row !== undefined) return row;
+    lost.add(slug);
+  }
 }
