@@ -22,6 +22,7 @@ import { registerHealthRoutes } from './http/health.js';
 import { loggerOptions } from './http/logging.js';
 import { openApiOptions } from './http/openapi.js';
 import { assertAccessDeclared, createRouteMirror } from './http/routing.js';
+import { capConnections, drainRefusedBody, serverOptions } from './http/server-limits.js';
 import { validatorCompiler } from './http/validation.js';
 import { createMediaStore } from './media/backend.js';
 import { registerMediaRoutes } from './media/media.routes.js';
@@ -73,7 +74,10 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
     // One line per request is for debugging; errors are always logged.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ...serverOptions(config),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  capConnections(app.server, config.maxConnections, app.log);
+  app.addHook('onError', drainRefusedBody(config.bodyDrainBytes));
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 1000, lazyConnect: false }) : null;
   redis?.on('error', (error) => app.log.warn({ err: error }, 'redis error'));
