@@ -6,16 +6,19 @@ import { ensureDemoStore } from './stores/demo.js';
 
 /**
  * Requests still running `ms` after the signal are cut (their connections closed), so a stop never
- * waits forever; if the process still has not exited 5 s later, it exits with 1.
+ * waits forever; the exit code then says the stop was not clean. If the process still has not exited
+ * 5 s later, it exits with 1 at once.
  */
-function forceCloseAfter(app: App, ms: number): NodeJS.Timeout {
+function forceCloseAfter(app: App, ms: number): { cancel(): void; forced(): boolean } {
+  let forced = false;
   const timer = setTimeout(() => {
+    forced = true;
     app.log.error({ afterMs: ms }, 'shutting down: requests still running, closing their connections (STOREFRONT_SHUTDOWN_TIMEOUT_MS)');
     app.server.closeAllConnections();
     setTimeout(() => process.exit(1), 5_000).unref();
   }, ms);
   timer.unref();
-  return timer;
+  return { cancel: () => clearTimeout(timer), forced: () => forced };
 }
 
 /** The process: config → db → migrate → demo store → listen, and a graceful stop on SIGTERM/SIGINT. */
@@ -44,8 +47,8 @@ export async function serve(config: Config): Promise<void> {
         code = 1;
       }
     }
-    clearTimeout(overdue);
-    process.exit(code);
+    overdue.cancel();
+    process.exit(overdue.forced() ? 1 : code);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
