@@ -22,6 +22,7 @@ import { registerHealthRoutes } from './http/health.js';
 import { loggerOptions } from './http/logging.js';
 import { openApiOptions } from './http/openapi.js';
 import { assertAccessDeclared, createRouteMirror } from './http/routing.js';
+import { capConnections, drainRefusedBody, serverOptions } from './http/server-limits.js';
 import { validatorCompiler } from './http/validation.js';
 import { createMediaStore, registerMediaRoutes } from './media/index.js';
 import { registerOrderRoutes } from './orders/index.js';
@@ -74,7 +75,10 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // The router's own errors (an undecodable URL, an over-long segment) answer in the envelope too.
     frameworkErrors: (error, request, reply) => handleError(error, request, reply),
+    ...serverOptions(config),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  capConnections(app.server, config.maxConnections, app.log);
+  app.addHook('onError', drainRefusedBody(config.bodyDrainBytes));
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 1000, lazyConnect: false }) : null;
   redis?.on('error', (error) => app.log.warn({ err: error }, 'redis error'));

@@ -18,6 +18,16 @@ export interface Config {
   bodyLimit: number;
   mediaMaxBytes: number;
   mediaMaxImages: number;
+  /** the HTTP server's limits on slow, idle and too many clients (README, "Configuration") */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  socketTimeoutMs: number;
+  maxConnections: number;
+  /** how much of an over-limit body is read and discarded so the client can read its 413 */
+  bodyDrainBytes: number;
+  shutdownTimeoutMs: number;
+  dbPoolSize: number;
 }
 
 export class ConfigError extends Error {}
@@ -89,6 +99,28 @@ function readJwtSecret(env: Env, databaseUrl: string | null, dataDir: string): s
   return embeddedJwtSecret(dataDir);
 }
 
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** Timeouts and caps of the HTTP server; the headers must arrive before the whole request may. */
+function readServerLimits(env: Env) {
+  const headersTimeoutMs = readInt(env, 'STOREFRONT_HEADERS_TIMEOUT_MS', 10_000, 100, HOUR);
+  const requestTimeoutMs = readInt(env, 'STOREFRONT_REQUEST_TIMEOUT_MS', 2 * MINUTE, 100, 24 * HOUR);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    fail('STOREFRONT_HEADERS_TIMEOUT_MS', `must not exceed STOREFRONT_REQUEST_TIMEOUT_MS (${requestTimeoutMs}), got ${headersTimeoutMs}`);
+  }
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: readInt(env, 'STOREFRONT_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, HOUR),
+    socketTimeoutMs: readInt(env, 'STOREFRONT_SOCKET_TIMEOUT_MS', MINUTE, 100, 24 * HOUR),
+    maxConnections: readInt(env, 'STOREFRONT_MAX_CONNECTIONS', 1_000, 1, 1_000_000),
+    bodyDrainBytes: readInt(env, 'STOREFRONT_BODY_DRAIN_BYTES', 64 * 1024 * 1024, 0, 1024 * 1024 * 1024),
+    shutdownTimeoutMs: readInt(env, 'STOREFRONT_SHUTDOWN_TIMEOUT_MS', 30_000, 100, HOUR),
+    dbPoolSize: readInt(env, 'STOREFRONT_DB_POOL_SIZE', 10, 1, 1_000),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const host = env.HOST || '127.0.0.1';
   const port = readInt(env, 'PORT', 3000, 0, 65535);
@@ -112,5 +144,6 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit: readInt(env, 'STOREFRONT_BODY_LIMIT', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     mediaMaxBytes: readInt(env, 'STOREFRONT_MEDIA_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     mediaMaxImages: readInt(env, 'STOREFRONT_MEDIA_MAX_IMAGES', 250, 1, 10_000),
+    ...readServerLimits(env),
   };
 }

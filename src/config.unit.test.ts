@@ -53,4 +53,31 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ STOREFRONT_DATA_DIR: dataDir(), ...env })).toThrow(message);
     }
   });
+
+  it('has bounded server limits by default and validates each one by name', () => {
+    expect(loadConfig({ STOREFRONT_DATA_DIR: dataDir() })).toMatchObject({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 120_000,
+      keepAliveTimeoutMs: 5_000,
+      socketTimeoutMs: 60_000,
+      maxConnections: 1_000,
+      bodyDrainBytes: 64 * 1024 * 1024,
+      shutdownTimeoutMs: 30_000,
+      dbPoolSize: 10,
+    });
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ STOREFRONT_REQUEST_TIMEOUT_MS: 'soon' }, /^STOREFRONT_REQUEST_TIMEOUT_MS must be an integer/],
+      [{ STOREFRONT_HEADERS_TIMEOUT_MS: '0' }, /^STOREFRONT_HEADERS_TIMEOUT_MS must be between/],
+      [{ STOREFRONT_HEADERS_TIMEOUT_MS: '5000', STOREFRONT_REQUEST_TIMEOUT_MS: '1000' }, /^STOREFRONT_HEADERS_TIMEOUT_MS must not exceed/],
+      [{ STOREFRONT_KEEP_ALIVE_TIMEOUT_MS: '-1' }, /^STOREFRONT_KEEP_ALIVE_TIMEOUT_MS must be an integer/],
+      [{ STOREFRONT_SOCKET_TIMEOUT_MS: '1e3' }, /^STOREFRONT_SOCKET_TIMEOUT_MS must be an integer/],
+      [{ STOREFRONT_MAX_CONNECTIONS: '0' }, /^STOREFRONT_MAX_CONNECTIONS must be between/],
+      [{ STOREFRONT_BODY_DRAIN_BYTES: 'all' }, /^STOREFRONT_BODY_DRAIN_BYTES must be an integer/],
+      [{ STOREFRONT_SHUTDOWN_TIMEOUT_MS: '999999999999' }, /^STOREFRONT_SHUTDOWN_TIMEOUT_MS must be between/],
+      [{ STOREFRONT_DB_POOL_SIZE: '0' }, /^STOREFRONT_DB_POOL_SIZE must be between/],
+    ];
+    for (const [env, message] of cases) {
+      expect(() => loadConfig({ STOREFRONT_DATA_DIR: dataDir(), ...env })).toThrow(message);
+    }
+  });
 });

@@ -99,7 +99,7 @@ export function fromDatabaseError(error: PgLikeError & Error): AppError | null {
   if (
     UNAVAILABLE_CODES.has(code) ||
     code.startsWith('08') ||
-    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(error.message)
+    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|is not queryable/i.test(error.message)
   ) {
     return new AppError(503, 'SERVICE_UNAVAILABLE', 'The database is unavailable, retry shortly', [], { 'Retry-After': '1' });
   }

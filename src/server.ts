@@ -1,7 +1,25 @@
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openMigratedDatabase } from './db/open-migrated.js';
+import type { App } from './http/context.js';
 import { ensureDemoStore } from './stores/index.js';
+
+/**
+ * Requests still running `ms` after the signal are cut (their connections closed), so a stop never
+ * waits forever; the exit code then says the stop was not clean. If the process still has not exited
+ * 5 s later, it exits with 1 at once.
+ */
+function forceCloseAfter(app: App, ms: number): { cancel(): void; forced(): boolean } {
+  let forced = false;
+  const timer = setTimeout(() => {
+    forced = true;
+    app.log.error({ afterMs: ms }, 'shutting down: requests still running, closing their connections (STOREFRONT_SHUTDOWN_TIMEOUT_MS)');
+    app.server.closeAllConnections();
+    setTimeout(() => process.exit(1), 5_000).unref();
+  }, ms);
+  timer.unref();
+  return { cancel: () => clearTimeout(timer), forced: () => forced };
+}
 
 /** The process: config → db → migrate → demo store → listen, and a graceful stop on SIGTERM/SIGINT. */
 export async function serve(config: Config): Promise<void> {
@@ -16,17 +34,31 @@ export async function serve(config: Config): Promise<void> {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    await app.close();
-    await database.close();
-    process.exit(0);
+    const overdue = forceCloseAfter(app, config.shutdownTimeoutMs);
+    let code = 0;
+    for (const [what, close] of [
+      ['server', () => app.close()],
+      ['database', () => database.close()],
+    ] as const) {
+      try {
+        await close();
+      } catch (error) {
+        app.log.error({ err: error }, `shutting down: closing the ${what} failed`);
+        code = 1;
+      }
+    }
+    overdue.cancel();
+    process.exit(overdue.forced() ? 1 : code);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+  let address: string;
   try {
-    await app.listen({ host: config.host, port: config.port });
+    address = await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await database.close();
     throw error;
   }
-  app.log.info({ engine: database.engine, url: `http://${config.host}:${config.port}/api/v1` }, 'storefront listening');
+  // The bound address, not the configured one: with PORT=0 the system picks the port.
+  app.log.info({ engine: database.engine, url: `${address}/api/v1` }, 'storefront listening');
 }

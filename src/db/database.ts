@@ -74,6 +74,10 @@ function openPostgres(url: string, poolSize: number): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000, options: '-c jit=off' });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // Nor a dropped connection that is checked out (a transaction between two statements when PostgreSQL
+  // stops): pg-pool listens only while a client is idle, and an unheard 'error' event kills the process.
+  // The failure reaches the request through its next statement instead, as a 503.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

@@ -4,7 +4,7 @@ import { migrate } from './migrate.js';
 
 /** Opens the configured engine and brings its schema up to date: what every entry point does first. */
 export async function openMigratedDatabase(config: Config): Promise<Database> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize });
   try {
     await migrate(database.db);
   } catch (error) {

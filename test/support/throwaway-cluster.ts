@@ -1,0 +1,68 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './server-process.js';
+
+/**
+ * A PostgreSQL 15 cluster of a test's own, in a temp dir on a free port: a test may stop, crash and start
+ * it at will without touching the shared server. initdb refuses to run as root, so as root every
+ * PostgreSQL command runs as the `postgres` user (the temp dir is handed to it).
+ */
+
+const BIN = process.env.PG_BIN_DIR ?? '/usr/lib/postgresql/15/bin';
+
+export interface ThrowawayCluster {
+  url: string;
+  /** `fast`: sessions are ended cleanly; `immediate`: no shutdown checkpoint, a crash as far as the data is concerned */
+  stop(mode?: 'fast' | 'immediate'): void;
+  start(): void;
+  destroy(): void;
+}
+
+function asRoot(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+function hasPostgresUser(): boolean {
+  return spawnSync('id', ['-u', 'postgres']).status === 0;
+}
+
+/** Why a throwaway cluster cannot be made here, or null if it can. */
+export function clusterUnavailable(): string | null {
+  if (!existsSync(join(BIN, 'initdb')) || !existsSync(join(BIN, 'pg_ctl'))) return `no initdb/pg_ctl in ${BIN} (set PG_BIN_DIR)`;
+  if (asRoot() && !hasPostgresUser()) return 'running as root and there is no postgres user to run initdb as';
+  if (asRoot() && spawnSync('runuser', ['--help']).error) return 'running as root and runuser is missing';
+  return null;
+}
+
+function run(command: string, args: string[]): void {
+  const [file, argv] = asRoot() ? ['runuser', ['-u', 'postgres', '--', join(BIN, command), ...args]] : [join(BIN, command), args];
+  execFileSync(file, argv, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+}
+
+export async function createThrowawayCluster(): Promise<ThrowawayCluster> {
+  const root = mkdtempSync(join(tmpdir(), 'storefront-cluster-'));
+  chmodSync(root, 0o755);
+  if (asRoot()) execFileSync('chown', ['postgres', root]);
+  const data = join(root, 'data');
+  const port = await freePort();
+  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${root}`;
+  const start = () => run('pg_ctl', ['-D', data, '-o', options, '-l', join(root, 'server.log'), '-w', '-t', '60', 'start']);
+  const stop = (mode: 'fast' | 'immediate' = 'fast') => run('pg_ctl', ['-D', data, '-m', mode, '-w', '-t', '60', 'stop']);
+  start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop,
+    start,
+    destroy: () => {
+      try {
+        stop('immediate');
+      } catch {
+        // already stopped
+      }
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
