@@ -73,7 +73,11 @@ describe.skipIf(unavailable !== null)('PostgreSQL outage while serving', () => {
       while (traffic) seen.push(await call('GET', '/attribute-sets'));
     })();
     cluster.stop('fast');
-    const during = [await call('GET', '/attribute-sets'), await call('POST', '/attribute-sets', { name: 'During' }), await call('GET', '/readyz')];
+    const during = [
+      await call('GET', '/attribute-sets'),
+      await call('POST', '/attribute-sets', { name: 'During' }),
+      await call('GET', '/readyz'),
+    ];
     traffic = false;
     await reader;
     for (const answer of during) {

@@ -31,7 +31,9 @@ export function freePort(): Promise<number> {
  * STOREFRONT_*, DATABASE_URL or PORT).
  */
 export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(DATABASE_URL|REDIS_URL|STOREFRONT_|HOST$|PORT$|LOG_LEVEL$)/.test(key)));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^(DATABASE_URL|REDIS_URL|STOREFRONT_|HOST$|PORT$|LOG_LEVEL$)/.test(key)),
+  );
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
     cwd: ROOT,
     env: { ...inherited, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', STOREFRONT_DEMO: 'false', ...env },

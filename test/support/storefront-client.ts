@@ -11,7 +11,10 @@ export async function seedStore(databaseUrl: string, jwtSecret: string): Promise
     await migrate(database.db);
     const slug = `s-${randomBytes(5).toString('hex')}`;
     const store = await createStore(database.db, { slug, name: `Store ${slug}` });
-    const admin = await createAdmin(database.db, store.id, { email: `admin@${slug}.test`, password: `pw-${randomBytes(8).toString('hex')}` });
+    const admin = await createAdmin(database.db, store.id, {
+      email: `admin@${slug}.test`,
+      password: `pw-${randomBytes(8).toString('hex')}`,
+    });
     return { storeId: store.id, token: await issueAccessToken({ storeId: store.id, adminId: admin.id }, jwtSecret, 3600) };
   } finally {
     await database.close();
@@ -46,7 +49,14 @@ export async function request(base: string, token: string, method: string, path:
 
 /** A product whose two options make six variants: a write of several rows that must land whole or not at all. */
 export function productBody(n: number) {
-  return { title: `Outage product ${n}`, price: 10 + n, options: [{ name: 'Size', values: ['S', 'M', 'L'] }, { name: 'Color', values: ['Red', 'Blue'] }] };
+  return {
+    title: `Outage product ${n}`,
+    price: 10 + n,
+    options: [
+      { name: 'Size', values: ['S', 'M', 'L'] },
+      { name: 'Color', values: ['Red', 'Blue'] },
+    ],
+  };
 }
 
 /** Polls until `check` holds or `ms` pass. */
