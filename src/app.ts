@@ -18,7 +18,9 @@ import { registerCustomerRoutes } from './customers/customers.routes.js';
 import type { Database } from './db/database.js';
 import { handleError, rateLimited } from './errors.js';
 import type { App, AppContext } from './http/context.js';
+import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 import { registerHealthRoutes } from './http/health.js';
+import { announceStrictHandling, guardInput } from './http/input-guard.js';
 import { loggerOptions } from './http/logging.js';
 import { openApiOptions } from './http/openapi.js';
 import { assertAccessDeclared, createRouteMirror } from './http/routing.js';
@@ -73,6 +75,8 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
     // One line per request is for debugging; errors are always logged.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 1000, lazyConnect: false }) : null;
@@ -88,6 +92,8 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(mirror.notFoundHandler);
   app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', announceStrictHandling);
+  app.addHook('preValidation', guardInput);
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
