@@ -12,6 +12,8 @@ export interface StoreRecords {
   address: string;
   order: string;
   apiKey: string;
+  /** the key itself (products:read), shown only when created */
+  apiKeyValue: string;
 }
 
 async function created(t: TestContext, store: TestStore, url: string, body: unknown): Promise<{ id: string; [key: string]: unknown }> {
@@ -54,5 +56,6 @@ export async function seedRecords(t: TestContext, store: TestStore): Promise<Sto
     address: addresses.body.data[0].id,
     order: order.id,
     apiKey: apiKey.id,
+    apiKeyValue: apiKey.key as string,
   };
 }
