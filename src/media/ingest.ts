@@ -1,4 +1,5 @@
 import type { ErrorDetail } from '../errors.js';
+import { looksLikeWebUrl, webUrlProblem } from '../http/urls.js';
 import { decodeDataUri, isDataUri } from './data-uri.js';
 import { type MediaObject, type MediaStore, type MediaType, mediaKeyOf } from './media.js';
 
@@ -16,22 +17,19 @@ export interface ResolvedMedia {
   details: ErrorDetail[];
 }
 
-const MAX_URL_LENGTH = 2048;
-
-function isWebUrl(value: string): boolean {
-  return value.length <= MAX_URL_LENGTH && /^https?:\/\//i.test(value) && URL.canParse(value);
-}
-
 /**
- * Validates every input before anything is written: http(s) URLs are kept as they are, data URIs
- * are decoded and checked, anything else is a detail naming its field. Nothing touches storage.
+ * Validates every input before anything is written: http(s) URLs are kept as they are when
+ * `webUrlProblem` finds nothing wrong with them, data URIs are decoded and checked, anything else is a
+ * detail naming its field. Nothing touches storage.
  */
 export function resolveMedia(store: MediaStore, inputs: MediaInput[], allowed: readonly MediaType[], maxBytes: number): ResolvedMedia {
   const result: ResolvedMedia = { urls: [], pending: [], details: [] };
   const keys = new Set<string>();
   for (const { field, value } of inputs) {
-    if (isWebUrl(value)) {
-      result.urls.push(value);
+    if (looksLikeWebUrl(value)) {
+      const problem = webUrlProblem(value);
+      if (problem) result.details.push({ field, in: 'body', message: problem });
+      result.urls.push(problem ? '' : value);
       continue;
     }
     const decoded = isDataUri(value) ? decodeDataUri(value, allowed, maxBytes) : null;

@@ -1,5 +1,17 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Body, Envelope, ID_PATTERN, ListEnvelope, Money, Name, Nullable, StringEnum, Text, Timestamp } from '../shared/common.schema.js';
+import {
+  Alias,
+  Body,
+  Envelope,
+  ID_PATTERN,
+  ListEnvelope,
+  Money,
+  Name,
+  Nullable,
+  StringEnum,
+  Text,
+  Timestamp,
+} from '../shared/common.schema.js';
 import { ListQuery } from '../shared/list.js';
 
 export const PRODUCT_STATUSES = ['active', 'disabled'] as const;
@@ -86,8 +98,10 @@ const ProductFields = {
   salePrice: Type.Optional(Nullable({ ...Money, description: 'alias of comparePrice' })),
   totalStock: Type.Optional(Nullable(Stock)),
   images: Type.Optional(Type.Array(Type.String(), { maxItems: 10_000, description: 'http(s) URLs or base64 data URIs' })),
+  image: Alias('images', Type.Array(Type.String())),
   sizeChart: Type.Optional(Nullable(Type.String({ description: 'http(s) URL or base64 data URI (image or PDF)' }))),
   selectedCollections: Type.Optional(Type.Array(Reference, { maxItems: 1000 })),
+  selectedCollection: Alias('selectedCollections', Type.Array(Reference)),
   attributeSet: Type.Optional(Nullable(Reference)),
   options: Type.Optional(Type.Array(OptionInput, { maxItems: 100 })),
   metaTitle: Type.Optional(Nullable(Text(1000))),

@@ -51,6 +51,23 @@ export function Body<T extends TProperties>(properties: T) {
   return Type.Object(properties, { additionalProperties: false });
 }
 
+/** The JSON-schema keyword that marks a property as an alias (an extension: Ajv and OpenAPI pass it through). */
+export const ALIAS_OF = 'x-alias-of';
+
+/**
+ * The output name of a body property, accepted on input in place of `canonical` so a mapping script that
+ * sends back what it read loses nothing; sending both names is a 400 naming the alias (src/http/shape.ts).
+ */
+export function Alias<T extends TSchema>(canonical: string, schema: T) {
+  return Type.Optional(
+    Type.Unsafe<Static<T>>({
+      ...schema,
+      [ALIAS_OF]: canonical,
+      description: `alias of ${canonical} (its output name); send one of the two`,
+    }),
+  );
+}
+
 export const Text = (maxLength = 10_000) => Type.String({ maxLength });
 export const Name = (maxLength = 255) => Type.String({ minLength: 1, maxLength, pattern: '\\S' });
 export const Money = Type.Number({ minimum: 0, maximum: 1e12 });

@@ -1,0 +1,64 @@
+import type { ErrorDetail } from '../errors.js';
+
+/**
+ * Strings PostgreSQL cannot store as sent: U+0000 is refused by `text` and `jsonb` alike, and a lone
+ * UTF-16 surrogate (JSON allows `"\ud800"`) becomes U+FFFD in `text` and an error in `jsonb`. Every
+ * request string is checked here once, so no route reaches the database with one.
+ */
+
+// With the `u` flag a surrogate half matches only when it is unpaired.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+const NUL = '\u0000';
+
+/** The most details one request reports: a body full of bad strings must not become a huge answer. */
+export const MAX_TEXT_DETAILS = 100;
+
+export function textProblem(value: string): string | null {
+  if (value.includes(NUL)) return 'must not contain the NUL character (U+0000)';
+  if (LONE_SURROGATE.test(value)) return 'must be valid Unicode text (it holds a lone surrogate)';
+  return null;
+}
+
+/** A field name fit to echo in a detail: NUL and lone surrogates spelled out. */
+export function printableName(name: string): string {
+  return name.replaceAll(NUL, '\\u0000').replace(/[\uD800-\uDFFF]/gu, (half) => `\\u${half.charCodeAt(0).toString(16)}`);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  // Parsed JSON, or a query/params object (whose prototype is itself a null-prototype object).
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+export const childPath = (path: string, key: string | number) =>
+  typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${printableName(key)}` : printableName(key);
+
+/**
+ * One detail per string (value or property name) that PostgreSQL could not store, anywhere in a
+ * parsed JSON body, query or params object. Iterative: a deeply nested body cannot overflow the stack.
+ */
+export function textDetails(root: unknown, where: ErrorDetail['in'], rootName: string): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  const pending: [unknown, string][] = [[root, '']];
+  while (pending.length > 0 && details.length < MAX_TEXT_DETAILS) {
+    const [value, path] = pending.pop() as [unknown, string];
+    if (typeof value === 'string') {
+      const problem = textProblem(value);
+      if (problem) details.push({ field: path || rootName, in: where, message: problem });
+    } else if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index--) pending.push([value[index], childPath(path, index)]);
+    } else if (isPlainObject(value)) {
+      const children: [unknown, string][] = [];
+      for (const key of Object.keys(value)) {
+        const problem = textProblem(key);
+        if (problem) details.push({ field: childPath(path, key), in: where, message: `property name ${problem}` });
+        else children.push([value[key], childPath(path, key)]);
+      }
+      for (let index = children.length - 1; index >= 0; index--) pending.push(children[index]);
+    }
+  }
+  return details.slice(0, MAX_TEXT_DETAILS);
+}
+
+export { isPlainObject };
