@@ -22,6 +22,7 @@ import { registerHealthRoutes } from './http/health.js';
 import { loggerOptions } from './http/logging.js';
 import { openApiOptions } from './http/openapi.js';
 import { assertAccessDeclared, createRouteMirror } from './http/routing.js';
+import { registerSafeWrites } from './http/safe-writes.js';
 import { validatorCompiler } from './http/validation.js';
 import { createMediaStore } from './media/backend.js';
 import { registerMediaRoutes } from './media/media.routes.js';
@@ -101,6 +102,7 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
   await app.register(
     async (api: App) => {
       api.addHook('onRoute', assertAccessDeclared);
+      registerSafeWrites(api, ctx);
       api.addHook('onRequest', authenticate(ctx));
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
       await registerAuthRoutes(api, ctx, createLoginThrottle(redis, redisPrefix));

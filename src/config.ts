@@ -18,6 +18,8 @@ export interface Config {
   bodyLimit: number;
   mediaMaxBytes: number;
   mediaMaxImages: number;
+  /** seconds an Idempotency-Key's outcome is kept (then the key is free again) */
+  idempotencyTtl: number;
 }
 
 export class ConfigError extends Error {}
@@ -112,5 +114,6 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit: readInt(env, 'STOREFRONT_BODY_LIMIT', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     mediaMaxBytes: readInt(env, 'STOREFRONT_MEDIA_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     mediaMaxImages: readInt(env, 'STOREFRONT_MEDIA_MAX_IMAGES', 250, 1, 10_000),
+    idempotencyTtl: readInt(env, 'STOREFRONT_IDEMPOTENCY_TTL', 86_400, 1, 31_536_000),
   };
 }

@@ -1,6 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { CollectionTables } from '../collections/collections.tables.js';
 import type { CustomerTables } from '../customers/customers.tables.js';
+import type { IdempotencyTables } from '../idempotency/idempotency.tables.js';
 import type { OrderTables } from '../orders/orders.tables.js';
 import type { ProductTables } from '../products/products.tables.js';
 
@@ -74,4 +75,4 @@ export interface FoundationTables {
 }
 
 /** Every table: the foundation's here, the others beside their resource. */
-export interface DB extends FoundationTables, ProductTables, CollectionTables, CustomerTables, OrderTables {}
+export interface DB extends FoundationTables, ProductTables, CollectionTables, CustomerTables, OrderTables, IdempotencyTables {}

@@ -1,4 +1,5 @@
 import type { App, AppContext } from '../http/context.js';
+import { sendWrite } from '../http/write.js';
 import { IdParams } from '../shared/common.schema.js';
 import { ok, okList } from '../shared/envelope.js';
 import { CreateOrderBody, OrderEnvelope, OrderListEnvelope, OrderListQuery, UpdateOrderBody } from './orders.schema.js';
@@ -9,7 +10,8 @@ const read = { scope: 'orders:read' };
 const write = { scope: 'orders:write' };
 
 // No DELETE: orders are history (SPEC shows none); the router answers 405 with Allow.
-export async function registerOrderRoutes(app: App, { db }: AppContext): Promise<void> {
+export async function registerOrderRoutes(app: App, ctx: AppContext): Promise<void> {
+  const { db } = ctx;
   app.get(
     '/orders',
     { config: read, schema: { tags, summary: 'List orders', querystring: OrderListQuery, response: { 200: OrderListEnvelope } } },
@@ -29,11 +31,7 @@ export async function registerOrderRoutes(app: App, { db }: AppContext): Promise
         response: { 201: OrderEnvelope },
       },
     },
-    async (request, reply) => {
-      const { storeId } = request.auth;
-      const created = await db.transaction().execute((trx) => createOrder(trx, storeId, request.body));
-      return reply.status(201).send(ok(created));
-    },
+    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => createOrder(trx, storeId, request.body), 201),
   );
   app.get(
     '/orders/:id',
