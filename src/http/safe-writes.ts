@@ -1,6 +1,7 @@
 import type { RouteOptions } from 'fastify';
 import { checkKeyBeforeValidation, startKeyPurge } from '../idempotency/index.js';
 import type { App, AppContext } from './context.js';
+import { answerNotModified, carriesOneRecord, setEtag } from './etag.js';
 
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
 
@@ -10,20 +11,37 @@ function isKeyedWrite(route: RouteOptions): boolean {
   return methods.some((method) => WRITE_METHODS.has(method)) && !route.config?.public;
 }
 
-function appendPreValidation(route: RouteOptions, hook: NonNullable<RouteOptions['preValidation']>): void {
-  const existing = route.preValidation ?? [];
-  route.preValidation = [...(Array.isArray(existing) ? existing : [existing]), hook] as never;
+type HookName = 'preValidation' | 'preSerialization' | 'onSend';
+
+function appendHook(route: RouteOptions, name: HookName, hook: unknown): void {
+  const existing = (route[name] ?? []) as unknown;
+  route[name] = [...(Array.isArray(existing) ? existing : [existing]), hook] as never;
+}
+
+function isGet(route: RouteOptions): boolean {
+  return (Array.isArray(route.method) ? route.method : [route.method]).includes('GET');
+}
+
+/** A record route carries the record's ETag; its GET answers If-None-Match with 304. */
+function addVersions(route: RouteOptions): void {
+  if (route.config?.etag === false || !carriesOneRecord(route)) return;
+  route.config = { ...route.config, etag: true };
+  appendHook(route, 'preSerialization', setEtag);
+  if (isGet(route)) appendHook(route, 'onSend', answerNotModified);
 }
 
 /**
  * Safe retries and versions (CONTRACT §9.1, §9.2) for every route registered after this call in `api`:
- * each write checks its Idempotency-Key before validation (sendWrite records the outcome), and the
- * background purge of expired keys runs while the app is open.
+ * each write checks its Idempotency-Key before validation (sendWrite records the outcome); each route
+ * whose response schema is one record gets ETags (decided from the schema, so no route repeats it; a
+ * route opts out with `config: { etag: false }`). The background purge of expired keys runs while the
+ * app is open. If-Match is checked in sendWrite, given the route's `current` loader.
  */
 export function registerSafeWrites(api: App, ctx: AppContext): void {
   const checkKey = checkKeyBeforeValidation(ctx.db);
   api.addHook('onRoute', (route) => {
-    if (isKeyedWrite(route)) appendPreValidation(route, checkKey);
+    if (isKeyedWrite(route)) appendHook(route, 'preValidation', checkKey);
+    addVersions(route);
   });
   const stopPurge = startKeyPurge(ctx.db, ctx.config.idempotencyTtl, api.log);
   api.addHook('onClose', async () => stopPurge());

@@ -2,6 +2,7 @@ import type { App, AppContext } from '../http/context.js';
 import { sendWrite } from '../http/write.js';
 import { DeletedEnvelope, IdParams } from '../shared/common.schema.js';
 import { ok, okList } from '../shared/envelope.js';
+import { currentProduct, currentVariant } from './products.current.js';
 import {
   CreateProductBody,
   ProductEnvelope,
@@ -60,7 +61,10 @@ export async function registerProductRoutes(app: App, ctx: AppContext): Promise<
         response: { 200: ProductEnvelope },
       },
     },
-    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => updateProduct(trx, storeId, request.params.id, request.body, ctx)),
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => updateProduct(trx, storeId, request.params.id, request.body, ctx), {
+        current: currentProduct(request.params.id),
+      }),
   );
   app.delete(
     '/products/:id',
@@ -68,7 +72,10 @@ export async function registerProductRoutes(app: App, ctx: AppContext): Promise<
       config: write,
       schema: { tags, summary: 'Delete a product, its variants and memberships', params: IdParams, response: { 200: DeletedEnvelope } },
     },
-    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => deleteProduct(trx, storeId, request.params.id)),
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => deleteProduct(trx, storeId, request.params.id), {
+        current: currentProduct(request.params.id),
+      }),
   );
   registerVariantRoutes(app, ctx);
 }
@@ -87,8 +94,14 @@ function registerVariantRoutes(app: App, ctx: AppContext): void {
       schema: { tags, summary: 'Update a variant', params: VariantParams, body: UpdateVariantBody, response: { 200: VariantEnvelope } },
     },
     (request, reply) =>
-      sendWrite(ctx, request, reply, (trx, storeId) =>
-        updateVariant(trx, storeId, request.params.id, request.params.variantId, request.body),
+      sendWrite(
+        ctx,
+        request,
+        reply,
+        (trx, storeId) => updateVariant(trx, storeId, request.params.id, request.params.variantId, request.body),
+        {
+          current: currentVariant(request.params.id, request.params.variantId),
+        },
       ),
   );
 }
