@@ -1,7 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
 import { Envelope } from '../shared/common.schema.js';
-import { carriesOneRecord, etagOf, ifMatchAccepts, noneMatch } from './etag.js';
+import { canonicalJson, carriesOneRecord, etagOf, ifMatchAccepts, noneMatch } from './etag.js';
+
+describe('canonicalJson', () => {
+  it('is JSON.stringify with sorted keys', () => {
+    const value = { b: [1, 'two', null, undefined, { z: true, a: 1.5 }], a: { skipped: undefined, at: new Date(0) }, c: 'x"y' };
+    expect(canonicalJson(value)).toBe('{"a":{"at":"1970-01-01T00:00:00.000Z"},"b":[1,"two",null,null,{"a":1.5,"z":true}],"c":"x\\"y"}');
+    expect(JSON.parse(canonicalJson(value))).toEqual(JSON.parse(JSON.stringify(value)));
+  });
+});
 
 describe('etagOf', () => {
   it('depends on the JSON value, not on the order a code path built the object in', () => {

@@ -1,5 +1,5 @@
 import type { RouteOptions } from 'fastify';
-import { checkKeyBeforeValidation, startKeyPurge } from '../idempotency/index.js';
+import { answerInvalidRetry, claimKey, startKeyPurge } from '../idempotency/index.js';
 import type { App, AppContext } from './context.js';
 import { answerNotModified, carriesOneRecord, setEtag } from './etag.js';
 
@@ -22,6 +22,15 @@ function isGet(route: RouteOptions): boolean {
   return (Array.isArray(route.method) ? route.method : [route.method]).includes('GET');
 }
 
+/** A write claims its key before validation; the key's outcome wins over a body that now fails validation. */
+function addKeys(route: RouteOptions, invalidRetry: ReturnType<typeof answerInvalidRetry>): void {
+  appendHook(route, 'preValidation', claimKey);
+  // A route's own error handler would have to chain to this one; none needs one, so none may have one.
+  if (route.errorHandler) throw new Error(`${String(route.method)} ${route.url}: write routes use the app's error handler`);
+  // What this one rethrows goes on to the app's error handler (Fastify chains a route's to its parent's).
+  route.errorHandler = invalidRetry;
+}
+
 /** A record route carries the record's ETag; its GET answers If-None-Match with 304. */
 function addVersions(route: RouteOptions): void {
   if (route.config?.etag === false || !carriesOneRecord(route)) return;
@@ -32,15 +41,15 @@ function addVersions(route: RouteOptions): void {
 
 /**
  * Safe retries and versions (CONTRACT §9.1, §9.2) for every route registered after this call in `api`:
- * each write checks its Idempotency-Key before validation (sendWrite records the outcome); each route
+ * each write claims its Idempotency-Key before validation (sendWrite records the outcome); each route
  * whose response schema is one record gets ETags (decided from the schema, so no route repeats it; a
  * route opts out with `config: { etag: false }`). The background purge of expired keys runs while the
  * app is open. If-Match is checked in sendWrite, given the route's `current` loader.
  */
 export function registerSafeWrites(api: App, ctx: AppContext): void {
-  const checkKey = checkKeyBeforeValidation(ctx.db);
+  const invalidRetry = answerInvalidRetry(ctx.db);
   api.addHook('onRoute', (route) => {
-    if (isKeyedWrite(route)) appendHook(route, 'preValidation', checkKey);
+    if (isKeyedWrite(route)) addKeys(route, invalidRetry);
     addVersions(route);
   });
   const stopPurge = startKeyPurge(ctx.db, ctx.config.idempotencyTtl, api.log);

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Tx } from '../db/transaction.js';
@@ -24,23 +24,28 @@ export const isRecorded = (status: number) => (status >= 200 && status < 300) ||
 
 const claims = new WeakMap<FastifyRequest, KeyClaim>();
 
-/** The key a write request claims (set by the preValidation check), or undefined. */
+/** The key a write request claims (set by `claimKey`), or undefined. */
 export const claimFor = (request: FastifyRequest): KeyClaim | undefined => claims.get(request);
 
+/** preValidation of every write: a malformed key is a 400 before anything else; a usable one is claimed. */
+export async function claimKey(request: FastifyRequest): Promise<void> {
+  const claim = claimOf(request);
+  if (claim) claims.set(request, claim);
+}
+
 /**
- * The preValidation check of every keyed write: a malformed key is a 400; a key that already has an
- * outcome replays it, or is refused if it was used for another request, before the body is validated.
+ * The error handler of every write, for the one case where the key must win over the body: a keyed
+ * request whose body fails validation replays the key's outcome (or is refused as a different request)
+ * when the key has one. Looking only then keeps a query off every valid request; a valid body meets the
+ * record inside sendWrite's transaction. Anything else goes on to the app's error handler.
  */
-export function checkKeyBeforeValidation(db: Db) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const claim = claimOf(request);
-    if (!claim) return;
+export function answerInvalidRetry(db: Db) {
+  return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const claim = claims.get(request);
+    if (!error.validation || !claim) throw error;
     const recorded = await findRecord(db, request.auth.storeId, claim.key);
-    if (recorded) {
-      await sendReplay(reply, claim, recorded);
-      return;
-    }
-    claims.set(request, claim);
+    if (!recorded) throw error;
+    return sendReplay(reply, claim, recorded);
   };
 }
 
