@@ -166,3 +166,16 @@ describe('ETags and idempotency keys together', () => {
     expect(again.headers.etag).toBe(current);
   });
 });
+
+describe('OpenAPI', () => {
+  it('lists Idempotency-Key on writes and If-None-Match on record reads', async () => {
+    const paths = (await t.call(null, 'GET', '/openapi.json')).body.paths;
+    const headerNames = (operation: { parameters?: { in: string; name: string }[] }) =>
+      (operation.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
+    expect(headerNames(paths['/api/v1/orders'].post)).toContain('idempotency-key');
+    expect(headerNames(paths['/api/v1/products/{id}'].patch)).toContain('idempotency-key');
+    expect(headerNames(paths['/api/v1/products/{id}'].get)).toContain('if-none-match');
+    expect(headerNames(paths['/api/v1/products'].get)).not.toContain('if-none-match');
+    expect(headerNames(paths['/api/v1/auth'].post)).not.toContain('idempotency-key');
+  });
+});

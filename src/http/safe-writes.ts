@@ -22,9 +22,20 @@ function isGet(route: RouteOptions): boolean {
   return (Array.isArray(route.method) ? route.method : [route.method]).includes('GET');
 }
 
+/**
+ * Request headers read by these mechanisms, in the route's schema so the OpenAPI document lists them.
+ * Unconstrained strings: the mechanisms check them and answer in the contract's words.
+ */
+function documentHeader(route: RouteOptions, name: string, description: string): void {
+  if (!route.schema || route.schema.hide) return;
+  const headers = (route.schema.headers ?? { type: 'object', properties: {} }) as { properties?: object };
+  route.schema.headers = { ...headers, properties: { ...headers.properties, [name]: { type: 'string', description } } };
+}
+
 /** A write claims its key before validation; the key's outcome wins over a body that now fails validation. */
 function addKeys(route: RouteOptions, invalidRetry: ReturnType<typeof answerInvalidRetry>): void {
   appendHook(route, 'preValidation', claimKey);
+  documentHeader(route, 'idempotency-key', 'Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md)');
   // A route's own error handler would have to chain to this one; none needs one, so none may have one.
   if (route.errorHandler) throw new Error(`${String(route.method)} ${route.url}: write routes use the app's error handler`);
   // What this one rethrows goes on to the app's error handler (Fastify chains a route's to its parent's).
@@ -36,7 +47,9 @@ function addVersions(route: RouteOptions): void {
   if (route.config?.etag === false || !carriesOneRecord(route)) return;
   route.config = { ...route.config, etag: true };
   appendHook(route, 'preSerialization', setEtag);
-  if (isGet(route)) appendHook(route, 'onSend', answerNotModified);
+  if (!isGet(route)) return;
+  appendHook(route, 'onSend', answerNotModified);
+  documentHeader(route, 'if-none-match', 'ETag(s) of the version you have: 304 without a body if it is still current');
 }
 
 /**
