@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { CollectionTables } from '../collections/collections.tables.js';
 import type { CustomerTables } from '../customers/customers.tables.js';
-import type { IdempotencyTables } from '../idempotency/idempotency.tables.js';
+import type { IdempotencyTables } from '../idempotency/index.js';
 import type { OrderTables } from '../orders/orders.tables.js';
 import type { ProductTables } from '../products/products.tables.js';
 
