@@ -24,6 +24,7 @@ import { announceStrictHandling, guardInput } from './http/input-guard.js';
 import { loggerOptions } from './http/logging.js';
 import { openApiOptions } from './http/openapi.js';
 import { assertAccessDeclared, createRouteMirror } from './http/routing.js';
+import { registerSafeWrites } from './http/safe-writes.js';
 import { capConnections, drainRefusedBody, serverOptions } from './http/server-limits.js';
 import { validatorCompiler } from './http/validation.js';
 import { createMediaStore, registerMediaRoutes } from './media/index.js';
@@ -109,6 +110,7 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
   await app.register(
     async (api: App) => {
       api.addHook('onRoute', assertAccessDeclared);
+      registerSafeWrites(api, ctx);
       api.addHook('onRequest', authenticate(ctx));
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
       await registerAuthRoutes(api, ctx, createLoginThrottle(redis, redisPrefix));

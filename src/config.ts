@@ -28,6 +28,8 @@ export interface Config {
   bodyDrainBytes: number;
   shutdownTimeoutMs: number;
   dbPoolSize: number;
+  /** seconds an Idempotency-Key's outcome is kept (then the key is free again) */
+  idempotencyTtl: number;
 }
 
 export class ConfigError extends Error {}
@@ -145,5 +147,6 @@ export function loadConfig(env: Env = process.env): Config {
     mediaMaxBytes: readInt(env, 'STOREFRONT_MEDIA_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     mediaMaxImages: readInt(env, 'STOREFRONT_MEDIA_MAX_IMAGES', 250, 1, 10_000),
     ...readServerLimits(env),
+    idempotencyTtl: readInt(env, 'STOREFRONT_IDEMPOTENCY_TTL', 86_400, 1, 31_536_000),
   };
 }

@@ -180,12 +180,15 @@ export function toAppError(error: FastifyError & PgLikeError): AppError {
   return new AppError(500, 'INTERNAL_ERROR', 'Internal server error');
 }
 
+/** The body of every error response. */
+export const errorEnvelope = (error: AppError) => ({
+  success: false as const,
+  error: { code: error.code, message: error.message, details: error.details },
+});
+
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-  return reply.status(error.status).send({
-    success: false,
-    error: { code: error.code, message: error.message, details: error.details },
-  });
+  return reply.status(error.status).send(errorEnvelope(error));
 }
 
 /** The one error handler of the app. */

@@ -4,6 +4,7 @@ import type { AttributeSetTables } from '../attribute-sets/index.js';
 import type { AttributeTables } from '../attributes/index.js';
 import type { CollectionTables } from '../collections/index.js';
 import type { CustomerTables } from '../customers/index.js';
+import type { IdempotencyTables } from '../idempotency/index.js';
 import type { OrderTables } from '../orders/index.js';
 import type { ProductTables } from '../products/index.js';
 import type { StoreTables } from '../stores/index.js';
@@ -21,4 +22,5 @@ export interface DB
     CollectionTables,
     CustomerTables,
     AddressTables,
+    IdempotencyTables,
     OrderTables {}

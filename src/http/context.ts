@@ -38,5 +38,7 @@ declare module 'fastify' {
     scope?: string;
     /** only an access token may call this route, never an API key */
     tokenOnly?: boolean;
+    /** the response is one record and carries its ETag (set from the response schema, see http/safe-writes.ts) */
+    etag?: boolean;
   }
 }

@@ -1,24 +1,74 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Tx, withTx } from '../db/transaction.js';
+import { type AppError, errorEnvelope } from '../errors.js';
+import { claimFor, executeOnce, type Recording, sendReplay } from '../idempotency/index.js';
 import { ok } from '../shared/envelope.js';
 import type { AppContext } from './context.js';
+import { type CurrentLoader, etagOf, guardedByIfMatch } from './etag.js';
 
 /** What a write route hands to the write path: the service call, given the request's transaction and store. */
 export type WriteWork<T> = (trx: Tx, storeId: string) => Promise<T>;
+
+export interface WriteOptions {
+  /** the success status (default 200) */
+  status?: 200 | 201;
+  /** for PATCH and DELETE of a record: reads it as GET returns it, row locked, so If-Match is checked atomically */
+  current?: CurrentLoader;
+}
+
+type Sent<T> = { success: true; data: T } | undefined;
 
 /**
  * The one door every write of the API goes through (POST, PATCH, DELETE under /api/v1, except
  * POST /auth): one transaction per request, the envelope built here. What must happen atomically with
  * every write (idempotency records, version checks, events) hooks in here, not in each route.
+ * Resolves to nothing when it has sent the response itself (a replay).
  */
 export async function sendWrite<T>(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
   work: WriteWork<T>,
-  status: 200 | 201 = 200,
-): Promise<{ success: true; data: T }> {
-  const data = await withTx(ctx.db, (trx) => work(trx, request.auth.storeId));
+  options: 200 | 201 | WriteOptions = 200,
+): Promise<Sent<T>> {
+  const { status = 200, current } = typeof options === 'number' ? { status: options } : options;
+  const { storeId } = request.auth;
+  const guarded = guardedByIfMatch(request, current, work);
+  const claim = claimFor(request);
+  if (!claim) {
+    const data = await withTx(ctx.db, (trx) => guarded(trx, storeId));
+    reply.status(status);
+    return ok(data);
+  }
+  const record = (outcome: { data: T } | { error: AppError }) => recordingOf(request, reply, status, outcome);
+  const ttlSeconds = ctx.config.idempotencyTtl;
+  const execution = await withTx(ctx.db, (trx) => executeOnce(trx, (t) => guarded(t, storeId), { storeId, claim, ttlSeconds, record }));
+  if ('replay' in execution) {
+    sendReplay(reply, claim, execution.replay);
+    return undefined;
+  }
+  if ('error' in execution) throw execution.error;
   reply.status(status);
-  return ok(data);
+  return ok(execution.data);
+}
+
+/** The response an outcome will be, serialized by the route's own schema so a replay is byte for byte. */
+function recordingOf<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  outcome: { data: T } | { error: AppError },
+): Recording {
+  if ('error' in outcome) {
+    const { error } = outcome;
+    return { status: error.status, body: serializeAs(reply, error.status, errorEnvelope(error)), etag: error.headers.ETag ?? null };
+  }
+  const etag = request.routeOptions.config.etag ? etagOf(outcome.data) : null;
+  return { status, body: serializeAs(reply, status, ok(outcome.data)), etag };
+}
+
+// The route's serializer is chosen by the reply's status; JSON serializers return strings.
+function serializeAs(reply: FastifyReply, status: number, payload: unknown): string {
+  reply.code(status);
+  return String(reply.serialize(payload));
 }

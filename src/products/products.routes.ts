@@ -5,6 +5,7 @@ import type { App, AppContext } from '../http/context.js';
 import { sendWrite } from '../http/write.js';
 import { DeletedEnvelope, IdParams } from '../shared/common.schema.js';
 import { ok, okList } from '../shared/envelope.js';
+import { currentProduct, currentVariant } from './products.current.js';
 import {
   CollectionProductsQuery,
   CreateProductBody,
@@ -77,7 +78,10 @@ function registerItemRoutes(app: App, ctx: AppContext): void {
         response: { 200: ProductEnvelope },
       },
     },
-    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => updateProduct(trx, storeId, request.params.id, request.body, ctx)),
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => updateProduct(trx, storeId, request.params.id, request.body, ctx), {
+        current: currentProduct(request.params.id),
+      }),
   );
   app.delete(
     '/products/:id',
@@ -85,7 +89,10 @@ function registerItemRoutes(app: App, ctx: AppContext): void {
       config: write,
       schema: { tags, summary: 'Delete a product, its variants and memberships', params: IdParams, response: { 200: DeletedEnvelope } },
     },
-    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => deleteProduct(trx, storeId, request.params.id)),
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => deleteProduct(trx, storeId, request.params.id), {
+        current: currentProduct(request.params.id),
+      }),
   );
 }
 
@@ -103,8 +110,14 @@ function registerVariantRoutes(app: App, ctx: AppContext): void {
       schema: { tags, summary: 'Update a variant', params: VariantParams, body: UpdateVariantBody, response: { 200: VariantEnvelope } },
     },
     (request, reply) =>
-      sendWrite(ctx, request, reply, (trx, storeId) =>
-        updateVariant(trx, storeId, request.params.id, request.params.variantId, request.body),
+      sendWrite(
+        ctx,
+        request,
+        reply,
+        (trx, storeId) => updateVariant(trx, storeId, request.params.id, request.params.variantId, request.body),
+        {
+          current: currentVariant(request.params.id, request.params.variantId),
+        },
       ),
   );
 }

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { newId } from '../shared/ids.js';
+
+/**
+ * Guards of the one write door: every write route of the OpenAPI document takes part in idempotency
+ * (so it goes through sendWrite), and every PATCH/DELETE of a versioned record enforces If-Match (so it
+ * passes sendWrite a `current` loader). The PENDING lists name routes not yet there; a route that gets
+ * there must leave its list (the test says so), so the lists only ever shrink.
+ */
+
+const PENDING_SEND_WRITE = new Set([
+  'POST /api-keys',
+  'DELETE /api-keys/{id}',
+  'POST /attribute-sets',
+  'PATCH /attribute-sets/{id}',
+  'DELETE /attribute-sets/{id}',
+  'POST /attributes',
+  'PATCH /attributes/{id}',
+  'DELETE /attributes/{id}',
+  'POST /collections',
+  'PATCH /collections/{id}',
+  'DELETE /collections/{id}',
+  'POST /customers',
+  'PATCH /customers/{id}',
+  'POST /customers/{customerId}/addresses',
+  'PATCH /addresses/{id}',
+  'DELETE /addresses/{id}',
+  'PATCH /orders/{id}',
+]);
+
+const PENDING_IF_MATCH = new Set([
+  'PATCH /attribute-sets/{id}',
+  'DELETE /attribute-sets/{id}',
+  'PATCH /attributes/{id}',
+  'DELETE /attributes/{id}',
+  'PATCH /collections/{id}',
+  'DELETE /collections/{id}',
+  'PATCH /customers/{id}',
+  'PATCH /addresses/{id}',
+  'DELETE /addresses/{id}',
+  'PATCH /orders/{id}',
+]);
+
+const order = { cartItems: [{ productId: 'p', title: 'T', price: 1, quantity: 1 }], subTotal: 1, totalAmount: 1 };
+
+/** A valid body for each write without path parameters (the others are sent to a missing record: a recorded 404). */
+const CREATE_BODIES: Record<string, object> = {
+  '/api-keys': { name: 'coverage', scopes: ['*'] },
+  '/attribute-sets': { name: 'Coverage' },
+  '/attributes': { name: 'Coverage' },
+  '/collections': { title: 'Coverage' },
+  '/customers': { userName: 'coverage', password: '12345678' },
+  '/orders': order,
+  '/products': { title: 'Coverage' },
+};
+
+let t: TestContext;
+let writes: { method: string; path: string }[];
+beforeAll(async () => {
+  t = await setupTestApp();
+  const paths = (await t.call(null, 'GET', '/openapi.json')).body.paths as Record<string, Record<string, unknown>>;
+  writes = Object.entries(paths).flatMap(([path, operations]) =>
+    Object.keys(operations)
+      .map((method) => method.toUpperCase())
+      .filter((method) => ['POST', 'PATCH', 'DELETE'].includes(method) && path !== '/api/v1/auth')
+      .map((method) => ({ method, path: path.replace('/api/v1', '') })),
+  );
+});
+afterAll(() => t.close());
+
+const named = (write: { method: string; path: string }) => `${write.method} ${write.path}`;
+
+describe('every write takes part in idempotency', () => {
+  it('a repeated keyed request replays (or the route is listed as pending)', async () => {
+    const store = await t.newStore();
+    const wrong: string[] = [];
+    for (const write of writes) {
+      const url = write.path.replace(/\{\w+\}/g, () => newId());
+      const body = write.method === 'DELETE' ? undefined : (CREATE_BODIES[write.path] ?? {});
+      const headers = { 'idempotency-key': `coverage-${newId()}` };
+      const first = await t.call(store, write.method, url, body, headers);
+      const again = await t.call(store, write.method, url, body, headers);
+      const replayed = again.headers['idempotent-replayed'] === 'true';
+      if (replayed === PENDING_SEND_WRITE.has(named(write))) {
+        wrong.push(`${named(write)}: ${first.status}, replayed ${replayed}`);
+      }
+    }
+    expect(wrong, 'replayed and pending, or neither: route through sendWrite, or remove it from PENDING_SEND_WRITE').toEqual([]);
+  });
+});
+
+/** Creates a record and returns the URL of its PATCH/DELETE, for each versioned route shape. */
+async function recordUrl(store: TestStore, path: string): Promise<string | null> {
+  const create = async (url: string, body: object) => (await t.call(store, 'POST', url, body)).body.data;
+  if (path === '/products/{id}/variants/{variantId}') {
+    const product = await create('/products', { title: 'V', price: 1, options: [{ name: 'Size', values: ['S'] }] });
+    return `/products/${product.id}/variants/${product.variants[0].id}`;
+  }
+  if (path === '/addresses/{id}') {
+    const customer = await create('/customers', { userName: `c-${newId()}`, password: '12345678' });
+    return `/addresses/${(await create(`/customers/${customer.id}/addresses`, { city: 'X' })).id}`;
+  }
+  const collection = path.replace('/{id}', '');
+  if (path === collection || !CREATE_BODIES[collection]) return null;
+  const body = { ...CREATE_BODIES[collection], ...('userName' in CREATE_BODIES[collection] ? { userName: `c-${newId()}` } : {}) };
+  const name = 'name' in body ? { name: `n-${newId()}` } : 'title' in body ? { title: `t-${newId()}` } : {};
+  return `${collection}/${(await create(collection, { ...body, ...name })).id}`;
+}
+
+describe('every versioned PATCH and DELETE enforces If-Match', () => {
+  it('a stale If-Match is 412 (or the route is listed as pending)', async () => {
+    const store = await t.newStore();
+    const wrong: string[] = [];
+    for (const write of writes.filter((w) => w.method !== 'POST' && !w.path.startsWith('/api-keys'))) {
+      const url = await recordUrl(store, write.path);
+      if (!url) throw new Error(`no way to create a record for ${named(write)}: teach recordUrl`);
+      const res = await t.call(store, write.method, url, write.method === 'DELETE' ? undefined : {}, { 'if-match': '"stale"' });
+      if ((res.status === 412) === PENDING_IF_MATCH.has(named(write))) wrong.push(`${named(write)}: ${res.status}`);
+    }
+    expect(wrong, '412 and pending, or neither: pass sendWrite a `current` loader, or remove it from PENDING_IF_MATCH').toEqual([]);
+  });
+});

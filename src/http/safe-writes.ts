@@ -1,0 +1,70 @@
+import type { RouteOptions } from 'fastify';
+import { answerInvalidRetry, claimKey, startKeyPurge } from '../idempotency/index.js';
+import type { App, AppContext } from './context.js';
+import { answerNotModified, carriesOneRecord, setEtag } from './etag.js';
+
+const WRITE_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
+
+function isKeyedWrite(route: RouteOptions): boolean {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  // A public write (POST /auth) has no store to keep its keys in.
+  return methods.some((method) => WRITE_METHODS.has(method)) && !route.config?.public;
+}
+
+type HookName = 'preValidation' | 'preSerialization' | 'onSend';
+
+function appendHook(route: RouteOptions, name: HookName, hook: unknown): void {
+  const existing = (route[name] ?? []) as unknown;
+  route[name] = [...(Array.isArray(existing) ? existing : [existing]), hook] as never;
+}
+
+function isGet(route: RouteOptions): boolean {
+  return (Array.isArray(route.method) ? route.method : [route.method]).includes('GET');
+}
+
+/**
+ * Request headers read by these mechanisms, in the route's schema so the OpenAPI document lists them.
+ * Unconstrained strings: the mechanisms check them and answer in the contract's words.
+ */
+function documentHeader(route: RouteOptions, name: string, description: string): void {
+  if (!route.schema || route.schema.hide) return;
+  const headers = (route.schema.headers ?? { type: 'object', properties: {} }) as { properties?: object };
+  route.schema.headers = { ...headers, properties: { ...headers.properties, [name]: { type: 'string', description } } };
+}
+
+/** A write claims its key before validation; the key's outcome wins over a body that now fails validation. */
+function addKeys(route: RouteOptions, invalidRetry: ReturnType<typeof answerInvalidRetry>): void {
+  appendHook(route, 'preValidation', claimKey);
+  documentHeader(route, 'idempotency-key', 'Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md)');
+  // A route's own error handler would have to chain to this one; none needs one, so none may have one.
+  if (route.errorHandler) throw new Error(`${String(route.method)} ${route.url}: write routes use the app's error handler`);
+  // What this one rethrows goes on to the app's error handler (Fastify chains a route's to its parent's).
+  route.errorHandler = invalidRetry;
+}
+
+/** A record route carries the record's ETag; its GET answers If-None-Match with 304. */
+function addVersions(route: RouteOptions): void {
+  if (route.config?.etag === false || !carriesOneRecord(route)) return;
+  route.config = { ...route.config, etag: true };
+  appendHook(route, 'preSerialization', setEtag);
+  if (!isGet(route)) return;
+  appendHook(route, 'onSend', answerNotModified);
+  documentHeader(route, 'if-none-match', 'ETag(s) of the version you have: 304 without a body if it is still current');
+}
+
+/**
+ * Safe retries and versions (CONTRACT §9.1, §9.2) for every route registered after this call in `api`:
+ * each write claims its Idempotency-Key before validation (sendWrite records the outcome); each route
+ * whose response schema is one record gets ETags (decided from the schema, so no route repeats it; a
+ * route opts out with `config: { etag: false }`). The background purge of expired keys runs while the
+ * app is open. If-Match is checked in sendWrite, given the route's `current` loader.
+ */
+export function registerSafeWrites(api: App, ctx: AppContext): void {
+  const invalidRetry = answerInvalidRetry(ctx.db);
+  api.addHook('onRoute', (route) => {
+    if (isKeyedWrite(route)) addKeys(route, invalidRetry);
+    addVersions(route);
+  });
+  const stopPurge = startKeyPurge(ctx.db, ctx.config.idempotencyTtl, api.log);
+  api.addHook('onClose', async () => stopPurge());
+}
