@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys/api-keys.service.js';
-import { ALL_SCOPES } from './auth/scopes.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/lock-file.js';
 import { openMigratedDatabase } from './db/open-migrated.js';
 import { AppError } from './errors.js';
 import { serve } from './server.js';
+import { ALL_SCOPES } from './shared/scopes.js';
 import { createAdmin, createStore, requireStore } from './stores/stores.service.js';
 
 const USAGE = `usage: storefront <command>

@@ -1,10 +1,10 @@
-import { hasScope } from '../auth/scopes.js';
 import { forbidden } from '../errors.js';
 import type { App, AppContext } from '../http/context.js';
 import { ProductListEnvelope } from '../products/products.schema.js';
 import { listProducts } from '../products/products.service.js';
 import { DeletedEnvelope, IdParams } from '../shared/common.schema.js';
 import { ok, okList } from '../shared/envelope.js';
+import { hasScope } from '../shared/scopes.js';
 import type { ImageUploads } from './collections.checks.js';
 import {
   CollectionEnvelope,

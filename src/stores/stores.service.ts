@@ -1,7 +1,7 @@
-import { hashPassword } from '../auth/passwords.js';
 import type { Db } from '../db/database.js';
 import { AppError, invalidField, registerUniqueConstraint } from '../errors.js';
 import { newId } from '../shared/ids.js';
+import { hashPassword } from '../shared/passwords.js';
 
 registerUniqueConstraint('stores_slug_key', 'slug');
 registerUniqueConstraint('admins_email_key', 'email');
