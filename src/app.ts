@@ -1,22 +1,23 @@
-import { createHash, randomUUID } from 'node:crypto';
-import rateLimit from '@fastify/rate-limit';
+import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyRequest, LogController } from 'fastify';
-import { Redis } from 'ioredis';
+import Fastify, { LogController } from 'fastify';
 import { registerAddressRoutes } from './addresses/index.js';
 import { registerApiKeyRoutes } from './api-keys/index.js';
 import { registerAttributeSetRoutes } from './attribute-sets/index.js';
 import { registerAttributeRoutes } from './attributes/index.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
-import { authenticate, bearerOf } from './auth/credentials.js';
+import { createCredentialGuard } from './auth/credential-guard.js';
+import { authenticate } from './auth/credentials.js';
+import { registerRateLimit } from './auth/rate-limit.js';
+import { connectRedis } from './auth/redis-link.js';
 import { createLoginThrottle } from './auth/throttle.js';
 import { registerCollectionRoutes } from './collections/index.js';
 import type { Config } from './config.js';
 import { registerCustomerRoutes } from './customers/index.js';
 import type { Database } from './db/database.js';
-import { handleError, rateLimited } from './errors.js';
+import { handleError } from './errors.js';
 import type { App, AppContext } from './http/context.js';
 import { frameworkErrors } from './http/framework-errors.js';
 import { registerHealthRoutes } from './http/health.js';
@@ -47,26 +48,6 @@ function requestIdOf(request: { headers: Record<string, string | string[] | unde
   return typeof given === 'string' && SANE_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-function rateLimitKey(request: FastifyRequest): string {
-  const credential = bearerOf(request);
-  return credential ? `c:${createHash('sha256').update(credential).digest('hex').slice(0, 32)}` : `ip:${request.ip}`;
-}
-
-async function registerRateLimit(app: App, config: Config, redis: Redis | null, prefix: string): Promise<void> {
-  if (config.rateLimit <= 0) return;
-  // A 2-second window of twice the rate: the rate on average, bursts of twice it (CONTRACT §4).
-  await app.register(rateLimit, {
-    global: true,
-    max: Math.max(1, Math.round(config.rateLimit * 2)),
-    timeWindow: 2000,
-    keyGenerator: rateLimitKey,
-    enableDraftSpec: true,
-    skipOnError: true,
-    ...(redis ? { redis, nameSpace: `${prefix}rl:` } : {}),
-    errorResponseBuilder: (_request, context) => rateLimited(Math.ceil(context.ttl / 1000)),
-  });
-}
-
 /** The table of contents of the service: one register per resource. */
 export async function buildApp({ config, database, redisPrefix = 'storefront:', logStream }: BuildOptions): Promise<App> {
   const app = Fastify({
@@ -82,11 +63,11 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
   capConnections(app.server, config.maxConnections, app.log);
   app.addHook('onError', drainRefusedBody(config.bodyDrainBytes));
 
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 1000, lazyConnect: false }) : null;
-  redis?.on('error', (error) => app.log.warn({ err: error }, 'redis error'));
-  app.addHook('onClose', async () => {
-    await redis?.quit().catch(() => undefined);
-  });
+  // Rate-limit and throttle state: in Redis when configured (shared by instances), else in this process.
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log) : null;
+  // Starting with shared state when Redis is there; never waiting long when it is not.
+  app.addHook('onReady', async () => redis?.settled(2000));
+  app.addHook('onClose', async () => redis?.close());
 
   const ctx: AppContext = { db: database.db, config, media: createMediaStore(config) };
   const mirror = createRouteMirror();
@@ -111,7 +92,7 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
     async (api: App) => {
       api.addHook('onRoute', assertAccessDeclared);
       registerSafeWrites(api, ctx);
-      api.addHook('onRequest', authenticate(ctx));
+      api.addHook('onRequest', authenticate(ctx, createCredentialGuard(redis, redisPrefix)));
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
       await registerAuthRoutes(api, ctx, createLoginThrottle(redis, redisPrefix));
       await registerApiKeyRoutes(api, ctx);

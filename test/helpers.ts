@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { hashPassword } from '../src/auth/passwords.js';
 import { issueAccessToken } from '../src/auth/tokens.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/database.js';
 import type { App } from '../src/http/context.js';
 import { newId } from '../src/shared/ids.js';
+import { hashPassword } from '../src/shared/passwords.js';
 import { createStore } from '../src/stores/index.js';
 
 export const engine = (process.env.TEST_ENGINE ?? 'pglite') as 'pglite' | 'postgres';

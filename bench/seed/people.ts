@@ -1,9 +1,9 @@
 import type { Insertable } from 'kysely';
-import { hashPassword } from '../../src/auth/passwords.js';
 import type { Db } from '../../src/db/database.js';
 import type { DB } from '../../src/db/tables.js';
 import { completeAddress, completeCartItem } from '../../src/orders/index.js';
 import { newId } from '../../src/shared/ids.js';
+import { hashPassword } from '../../src/shared/passwords.js';
 import { inChunks, insertRows } from './bulk.js';
 import type { SeededProduct } from './catalog.js';
 import { createdAtOf, customerFixture, type OrderShape, orderAddress, orderNumber, orderShape } from './fixtures.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { ALL_SCOPES } from '../auth/scopes.js';
 import { Body, Envelope, Name, Nullable, StringEnum, Timestamp } from '../shared/common.schema.js';
+import { ALL_SCOPES } from '../shared/scopes.js';
 
 export const ApiKey = Type.Object(
   {

@@ -1,7 +1,7 @@
-import { generateApiKey, hashApiKey } from '../auth/tokens.js';
 import type { Db } from '../db/database.js';
 import { withTx } from '../db/transaction.js';
 import { notFound } from '../errors.js';
+import { generateApiKey, hashApiKey } from '../shared/api-key-format.js';
 import { iso, isoOrNull } from '../shared/envelope.js';
 import { isId, newId } from '../shared/ids.js';
 import { insertApiKey, revokeApiKeyRow, selectApiKeys, selectLiveApiKey } from './api-keys.sql.js';

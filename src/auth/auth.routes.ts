@@ -3,10 +3,13 @@ import { unauthorized } from '../errors.js';
 import type { App, AppContext } from '../http/context.js';
 import { Body, Envelope } from '../shared/common.schema.js';
 import { ok } from '../shared/envelope.js';
+import { dummyPasswordHash, verifyPassword } from '../shared/passwords.js';
 import { findAdminByEmail, findStoreBySlug } from '../stores/index.js';
-import { dummyPasswordHash, verifyPassword } from './passwords.js';
-import type { LoginThrottle } from './throttle.js';
+import { accountKey, type LoginThrottle } from './throttle.js';
 import { issueAccessToken } from './tokens.js';
+
+/** CONTRACT §4: a bigger POST /auth body is a 413 before any work (a valid one is well under 1 KB). */
+export const LOGIN_BODY_LIMIT = 16 * 1024;
 
 const LoginBody = Body({
   storeSlug: Type.String({ minLength: 1, maxLength: 64 }),
@@ -31,9 +34,15 @@ export async function registerAuthRoutes(app: App, ctx: AppContext, throttle: Lo
     '/auth',
     {
       config: { public: true, rateLimit: false },
+      bodyLimit: LOGIN_BODY_LIMIT,
+      // Before the body is read, so every request counts, malformed or oversized ones too.
+      onRequest: async (request) => throttle.request(request.ip),
       schema: {
         tags: ['Authentication'],
         summary: 'Exchange store admin credentials for an access token',
+        description:
+          'Throttled: more than 5 failures for one account from one address or 50 from all addresses in 15 minutes, ' +
+          'or more than 30 requests from one address in a minute, give 429 with Retry-After.',
         security: [],
         body: LoginBody,
         response: { 200: TokenEnvelope },
@@ -41,14 +50,14 @@ export async function registerAuthRoutes(app: App, ctx: AppContext, throttle: Lo
     },
     async (request) => {
       const { storeSlug, email, password } = request.body;
-      const account = `${storeSlug}\u0000${email.trim().toLowerCase()}`;
+      const account = accountKey(storeSlug, email);
       await throttle.admit(request.ip, account);
       const claims = await checkCredentials(ctx, storeSlug, email, password);
       if (!claims) {
-        await throttle.failed(account);
+        await throttle.failed(request.ip, account);
         throw unauthorized('Invalid store, email or password');
       }
-      await throttle.succeeded(account);
+      await throttle.succeeded(request.ip, account);
       const accessToken = await issueAccessToken(claims, ctx.config.jwtSecret, ctx.config.tokenTtl);
       return ok({ accessToken, tokenType: 'Bearer', expiresIn: ctx.config.tokenTtl });
     },

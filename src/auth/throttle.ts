@@ -1,46 +1,60 @@
-import type { Redis } from 'ioredis';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { rateLimited } from '../errors.js';
+import { type Counter, createCounter, retryAfterSeconds } from './counters.js';
+import type { RedisLink } from './redis-link.js';
 
-/** CONTRACT §4: >5 failed logins per account in 15 min, or >30 attempts per client address in a minute → 429. */
-export const ACCOUNT_FAILURES = { points: 5, duration: 15 * 60 };
-export const ADDRESS_ATTEMPTS = { points: 30, duration: 60 };
+// CONTRACT §4, throttling of POST /auth: more than 5 failures for one account from one address, or more
+// than 50 for one account from all addresses, in 15 minutes; more than 30 requests from one address a minute.
+export const ADDRESS_ACCOUNT_FAILURES = { points: 5, duration: 15 * 60 };
+export const ACCOUNT_FAILURES = { points: 50, duration: 15 * 60 };
+export const ADDRESS_REQUESTS = { points: 30, duration: 60 };
 
 export interface LoginThrottle {
-  /** throws 429 when this attempt must not be tried; counts the attempt against the address */
+  /** counts a POST /auth request from `address` (every one, whatever its body); 429 past the limit */
+  request(address: string): Promise<void>;
+  /** 429 when `account` may not be tried from `address` now */
   admit(address: string, account: string): Promise<void>;
-  failed(account: string): Promise<void>;
-  succeeded(account: string): Promise<void>;
+  failed(address: string, account: string): Promise<void>;
+  /** clears this address's failures for the account; the account-wide count stays */
+  succeeded(address: string, account: string): Promise<void>;
 }
 
-function limiter(redis: Redis | null, prefix: string, name: string, opts: { points: number; duration: number }): RateLimiterAbstract {
-  const memory = new RateLimiterMemory({ ...opts, keyPrefix: name });
-  if (!redis) return memory;
-  // If Redis is unreachable, the in-process limiter keeps protecting this instance.
-  return new RateLimiterRedis({ ...opts, storeClient: redis, keyPrefix: `${prefix}${name}`, insuranceLimiter: memory });
+/** The throttle key of an account: store slug and email as given, the email case-folded. */
+export function accountKey(storeSlug: string, email: string): string {
+  return JSON.stringify([storeSlug, email.trim().toLowerCase()]);
 }
 
-const retrySeconds = (res: unknown) => Math.ceil((res instanceof RateLimiterRes ? res.msBeforeNext : 1000) / 1000);
+const pairKey = (address: string, account: string) => JSON.stringify([address, account]);
 
-export function createLoginThrottle(redis: Redis | null, prefix: string): LoginThrottle {
-  const accounts = limiter(redis, prefix, 'login-fail', ACCOUNT_FAILURES);
-  const addresses = limiter(redis, prefix, 'login-ip', ADDRESS_ATTEMPTS);
+function isSpent(state: RateLimiterRes | null, points: number): state is RateLimiterRes {
+  return state !== null && state.consumedPoints >= points;
+}
+
+export function createLoginThrottle(link: RedisLink | null, prefix: string): LoginThrottle {
+  const requests: Counter = createCounter(link, prefix, 'login-requests', ADDRESS_REQUESTS);
+  const pairFailures = createCounter(link, prefix, 'login-failures-address', ADDRESS_ACCOUNT_FAILURES);
+  const accountFailures = createCounter(link, prefix, 'login-failures-account', ACCOUNT_FAILURES);
   return {
-    async admit(address, account) {
-      const failures = await accounts.get(account);
-      if (failures && failures.consumedPoints >= ACCOUNT_FAILURES.points) throw rateLimited(retrySeconds(failures));
+    async request(address) {
       try {
-        await addresses.consume(address);
+        await requests.consume(address);
       } catch (res) {
-        if (res instanceof RateLimiterRes) throw rateLimited(retrySeconds(res));
+        if (res instanceof RateLimiterRes) throw rateLimited(retryAfterSeconds(res));
         throw res;
       }
     },
-    async failed(account) {
-      await accounts.penalty(account, 1);
+    async admit(address, account) {
+      const [pair, all] = await Promise.all([pairFailures.get(pairKey(address, account)), accountFailures.get(account)]);
+      const waits: number[] = [];
+      if (isSpent(pair, ADDRESS_ACCOUNT_FAILURES.points)) waits.push(retryAfterSeconds(pair));
+      if (isSpent(all, ACCOUNT_FAILURES.points)) waits.push(retryAfterSeconds(all));
+      if (waits.length > 0) throw rateLimited(Math.max(...waits));
     },
-    async succeeded(account) {
-      await accounts.delete(account);
+    async failed(address, account) {
+      await Promise.all([pairFailures.penalty(pairKey(address, account)), accountFailures.penalty(account)]);
+    },
+    async succeeded(address, account) {
+      await pairFailures.delete(pairKey(address, account));
     },
   };
 }

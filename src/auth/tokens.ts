@@ -1,10 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { jwtVerify, SignJWT } from 'jose';
+import { errors, jwtVerify, SignJWT } from 'jose';
 
 export interface AccessClaims {
   storeId: string;
   adminId: string;
 }
+
+/** Why a token was refused; each reason has its own 401 message. */
+export type TokenRejection = 'malformed' | 'expired' | 'unknown';
 
 const ISSUER = 'storefront';
 
@@ -22,32 +24,23 @@ export async function issueAccessToken(claims: AccessClaims, secret: string, ttl
     .sign(keyOf(secret));
 }
 
-/** Returns the claims of a valid, unexpired token signed with our secret, else null. */
-export async function verifyAccessToken(token: string, secret: string): Promise<AccessClaims | null> {
+function rejectionOf(error: unknown): TokenRejection {
+  if (error instanceof errors.JWTExpired) return 'expired';
+  // A bad signature or another issuer: not a token of ours (jose checks the signature before the claims).
+  if (error instanceof errors.JWSSignatureVerificationFailed || error instanceof errors.JOSEAlgNotAllowed) return 'unknown';
+  return 'malformed';
+}
+
+/**
+ * The claims of a token signed with our secret, unexpired, with `exp`, `sub` and `store`; else why not.
+ * A token without `exp` would be valid forever, so it is refused (CONTRACT §4).
+ */
+export async function verifyAccessToken(token: string, secret: string): Promise<AccessClaims | TokenRejection> {
   try {
-    const { payload } = await jwtVerify(token, keyOf(secret), { algorithms: ['HS256'], issuer: ISSUER });
-    if (typeof payload.store !== 'string' || typeof payload.sub !== 'string') return null;
+    const { payload } = await jwtVerify(token, keyOf(secret), { algorithms: ['HS256'], issuer: ISSUER, requiredClaims: ['exp'] });
+    if (typeof payload.store !== 'string' || typeof payload.sub !== 'string') return 'malformed';
     return { storeId: payload.store, adminId: payload.sub };
-  } catch {
-    return null;
+  } catch (error) {
+    return rejectionOf(error);
   }
-}
-
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-export const API_KEY_PATTERN = /^sfk_[0-9A-Za-z]{32,128}$/;
-
-/** `sfk_` + 40 base62 characters (~238 bits), drawn without modulo bias. */
-export function generateApiKey(): string {
-  let out = '';
-  while (out.length < 40) {
-    for (const byte of randomBytes(48)) {
-      if (byte < 248 && out.length < 40) out += BASE62[byte % 62];
-    }
-  }
-  return `sfk_${out}`;
-}
-
-/** Keys are high-entropy, so a fast hash is enough; only the hash is stored. */
-export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
 }

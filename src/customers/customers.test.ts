@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, setupTestApp, type TestContext } from '../../test/helpers.js';
-import { verifyPassword } from '../auth/passwords.js';
+import { verifyPassword } from '../shared/passwords.js';
 
 let t: TestContext;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
-import { hashPassword } from '../auth/passwords.js';
 import type { Db } from '../db/database.js';
 import { withTx } from '../db/transaction.js';
 import { AppError, invalidField } from '../errors.js';
 import { EMAIL, MAX_PASSWORD, MIN_PASSWORD } from '../shared/account.schema.js';
 import { newId } from '../shared/ids.js';
+import { hashPassword } from '../shared/passwords.js';
 import { countStoreRows, insertAdmin, insertStore, type StoreRecord, selectAdminByEmail, selectStoreBySlug } from './stores.sql.js';
 
 export type { StoreRecord } from './stores.sql.js';
