@@ -83,7 +83,7 @@ export function capConnections(
 /** Resolves once the rest of the request's body has been read and thrown away, or at most `maxBytes` more. */
 function discardRest(raw: IncomingMessage, maxBytes: number): Promise<void> {
   const declared = Number(raw.headers['content-length']);
-  if (raw.complete || raw.destroyed || declared > maxBytes) return Promise.resolve();
+  if (raw.complete || raw.readableEnded || raw.destroyed || declared > maxBytes) return Promise.resolve();
   return new Promise((resolve) => {
     let discarded = 0;
     const done = () => {
