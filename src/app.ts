@@ -7,27 +7,35 @@ import { registerAddressRoutes } from './addresses/index.js';
 import { registerApiKeyRoutes } from './api-keys/index.js';
 import { registerAttributeSetRoutes } from './attribute-sets/index.js';
 import { registerAttributeRoutes } from './attributes/index.js';
-import { registerAuthRoutes } from './auth/auth.routes.js';
-import { createCredentialGuard } from './auth/credential-guard.js';
-import { authenticate } from './auth/credentials.js';
-import { registerRateLimit } from './auth/rate-limit.js';
-import { connectRedis } from './auth/redis-link.js';
-import { createLoginThrottle } from './auth/throttle.js';
+import {
+  authenticate,
+  connectRedis,
+  createCredentialGuard,
+  createLoginThrottle,
+  registerAuthRoutes,
+  registerRateLimit,
+} from './auth/index.js';
 import { registerCollectionRoutes } from './collections/index.js';
 import type { Config } from './config.js';
 import { registerCustomerRoutes } from './customers/index.js';
-import type { Database } from './db/database.js';
+import type { Database } from './db/index.js';
 import { handleError } from './errors.js';
-import type { App, AppContext } from './http/context.js';
-import { frameworkErrors } from './http/framework-errors.js';
-import { registerHealthRoutes } from './http/health.js';
-import { announceStrictHandling, guardInput } from './http/input-guard.js';
-import { loggerOptions } from './http/logging.js';
-import { openApiOptions } from './http/openapi.js';
-import { assertAccessDeclared, createRouteMirror } from './http/routing.js';
-import { registerSafeWrites } from './http/safe-writes.js';
-import { capConnections, drainRefusedBody, serverOptions } from './http/server-limits.js';
-import { validatorCompiler } from './http/validation.js';
+import type { App, AppContext } from './http/index.js';
+import {
+  announceStrictHandling,
+  assertAccessDeclared,
+  capConnections,
+  createRouteMirror,
+  drainRefusedBody,
+  frameworkErrors,
+  guardInput,
+  loggerOptions,
+  openApiOptions,
+  registerHealthRoutes,
+  registerSafeWrites,
+  serverOptions,
+  validatorCompiler,
+} from './http/index.js';
 import { createMediaStore, registerMediaRoutes } from './media/index.js';
 import { registerOrderRoutes } from './orders/index.js';
 import { registerProductRoutes } from './products/index.js';

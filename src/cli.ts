@@ -1,12 +1,10 @@
 import { parseArgs } from 'node:util';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys/index.js';
 import { ConfigError, loadConfig } from './config.js';
-import { DataDirLockedError } from './db/lock-file.js';
-import { openMigratedDatabase } from './db/open-migrated.js';
-import { withTx } from './db/transaction.js';
+import { DataDirLockedError, openMigratedDatabase, withTx } from './db/index.js';
 import { AppError } from './errors.js';
 import { serve } from './server.js';
-import { ALL_SCOPES } from './shared/scopes.js';
+import { ALL_SCOPES } from './shared/index.js';
 import { createAdmin, createStore, requireStore } from './stores/index.js';
 
 const USAGE = `usage: storefront <command>

@@ -60,12 +60,6 @@ export const UNIQUE_FIELDS: Readonly<Record<string, string>> = {
   orders_custom_order_id_key: 'customOrderId',
 };
 
-/**
- * @deprecated The fields are the static table UNIQUE_FIELDS now; this does nothing and goes once the last
- * callers (catalog services) are gone.
- */
-export function registerUniqueConstraint(_constraint: string, _field: string): void {}
-
 interface PgLikeError {
   code?: string;
   constraint?: string;

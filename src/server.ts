@@ -1,7 +1,7 @@
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { openMigratedDatabase } from './db/open-migrated.js';
-import type { App } from './http/context.js';
+import { openMigratedDatabase } from './db/index.js';
+import type { App } from './http/index.js';
 import { ensureDemoStore } from './stores/index.js';
 
 /**

@@ -1,7 +1,6 @@
-import type { App, AppContext } from '../http/context.js';
-import { sendWrite } from '../http/write.js';
-import { IdParams } from '../shared/common.schema.js';
-import { ok } from '../shared/envelope.js';
+import type { App, AppContext } from '../http/index.js';
+import { sendWrite } from '../http/index.js';
+import { IdParams, ok } from '../shared/index.js';
 import { AddressArrayEnvelope, AddressBody, AddressEnvelope, CustomerIdParams, NullEnvelope } from './addresses.schema.js';
 import { createAddress, deleteAddress, getAddress, listAddresses, updateAddress } from './addresses.service.js';
 

@@ -1,6 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Email } from '../shared/account.schema.js';
-import { Envelope, ID_PATTERN, Nullable, StringEnum, Text, Timestamp } from '../shared/common.schema.js';
+import { Email, Envelope, ID_PATTERN, Nullable, StringEnum, Text, Timestamp } from '../shared/index.js';
 
 export const ADDRESS_TYPES = ['Home', 'Work', 'Other'] as const;
 /** A non-paginated list must stay bounded: a customer keeps at most this many addresses. */

@@ -1,8 +1,7 @@
-import type { Db } from '../db/database.js';
-import { type Tx, withTx } from '../db/transaction.js';
+import type { Db } from '../db/index.js';
+import { type Tx, withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
-import { isId, newId } from '../shared/ids.js';
-import { lockRecord, recordExists } from '../shared/references.js';
+import { isId, lockRecord, newId, recordExists } from '../shared/index.js';
 import { type AddressInput, type AddressPayload, MAX_ADDRESSES_PER_CUSTOMER } from './addresses.schema.js';
 import {
   type AddressRow,

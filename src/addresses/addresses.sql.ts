@@ -1,7 +1,6 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
-import type { Db } from '../db/database.js';
-import type { Tx } from '../db/transaction.js';
-import { iso } from '../shared/envelope.js';
+import type { Db, Tx } from '../db/index.js';
+import { iso } from '../shared/index.js';
 import type { AddressInput, AddressPayload } from './addresses.schema.js';
 import type { AddressTable } from './addresses.tables.js';
 

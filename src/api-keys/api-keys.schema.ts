@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Body, Envelope, Name, Nullable, StringEnum, Timestamp } from '../shared/common.schema.js';
-import { ALL_SCOPES } from '../shared/scopes.js';
+import { ALL_SCOPES, Body, Envelope, Name, Nullable, StringEnum, Timestamp } from '../shared/index.js';
 
 export const ApiKey = Type.Object(
   {

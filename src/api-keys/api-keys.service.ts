@@ -1,9 +1,7 @@
-import type { Db } from '../db/database.js';
-import { withTx } from '../db/transaction.js';
+import type { Db } from '../db/index.js';
+import { withTx } from '../db/index.js';
 import { notFound } from '../errors.js';
-import { generateApiKey, hashApiKey } from '../shared/api-key-format.js';
-import { iso, isoOrNull } from '../shared/envelope.js';
-import { isId, newId } from '../shared/ids.js';
+import { generateApiKey, hashApiKey, isId, iso, isoOrNull, newId } from '../shared/index.js';
 import { insertApiKey, revokeApiKeyRow, selectApiKeys, selectLiveApiKey } from './api-keys.sql.js';
 
 export interface ApiKeyInput {

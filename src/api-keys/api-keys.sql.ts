@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/index.js';
 import type { ApiKeyTable } from './api-keys.tables.js';
 
 export function insertApiKey(db: Db, values: Insertable<ApiKeyTable>) {

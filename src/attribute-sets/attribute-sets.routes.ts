@@ -1,7 +1,6 @@
-import type { App, AppContext } from '../http/context.js';
-import { sendWrite } from '../http/write.js';
-import { DeletedEnvelope, IdParams } from '../shared/common.schema.js';
-import { ok, okList } from '../shared/envelope.js';
+import type { App, AppContext } from '../http/index.js';
+import { sendWrite } from '../http/index.js';
+import { DeletedEnvelope, IdParams, ok, okList } from '../shared/index.js';
 import {
   AttributeSetEnvelope,
   AttributeSetListEnvelope,

@@ -1,6 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Body, Envelope, ListEnvelope, Name, StringEnum, Timestamp } from '../shared/common.schema.js';
-import { ListQuery } from '../shared/list.js';
+import { Body, Envelope, ListEnvelope, ListQuery, Name, StringEnum, Timestamp } from '../shared/index.js';
 
 export const ATTRIBUTE_SET_STATUSES = ['active', 'inactive'] as const;
 const Status = StringEnum(ATTRIBUTE_SET_STATUSES);

@@ -1,8 +1,7 @@
-import type { Db } from '../db/database.js';
-import { withTx } from '../db/transaction.js';
-import { notFound, registerUniqueConstraint } from '../errors.js';
-import { isId } from '../shared/ids.js';
-import { runList } from '../shared/list.js';
+import type { Db } from '../db/index.js';
+import { withTx } from '../db/index.js';
+import { notFound } from '../errors.js';
+import { isId, runList } from '../shared/index.js';
 import type { AttributeSetListQuery, CreateAttributeSetInput, UpdateAttributeSetInput } from './attribute-sets.schema.js';
 import {
   deleteAttributeSetRow,
@@ -12,8 +11,6 @@ import {
   toAttributeSetOutput,
   updateAttributeSetRow,
 } from './attribute-sets.sql.js';
-
-registerUniqueConstraint('attribute_sets_name_key', 'name');
 
 const missing = () => notFound('Attribute set');
 

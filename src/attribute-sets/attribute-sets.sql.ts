@@ -1,9 +1,7 @@
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
-import type { Db } from '../db/database.js';
-import { iso } from '../shared/envelope.js';
-import { newId } from '../shared/ids.js';
-import { ilikeAny, type ListSpec } from '../shared/list.js';
+import type { Db } from '../db/index.js';
+import { ilikeAny, iso, type ListSpec, newId } from '../shared/index.js';
 import type { AttributeSet } from './attribute-sets.schema.js';
 import type { AttributeSetTable } from './attribute-sets.tables.js';
 

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/database.js';
-import { iso } from '../shared/envelope.js';
-import { newId } from '../shared/ids.js';
+import type { Db } from '../db/index.js';
+import { iso, newId } from '../shared/index.js';
 import type { AttributeValue } from './attributes.schema.js';
 
 export type UpsertMode = 'replace' | 'append';

@@ -1,6 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Body, Envelope, ListEnvelope, Name, Nullable, StringEnum, Timestamp } from '../shared/common.schema.js';
-import { ListQuery } from '../shared/list.js';
+import { Body, Envelope, ListEnvelope, ListQuery, Name, Nullable, StringEnum, Timestamp } from '../shared/index.js';
 
 export const AttributeValue = Type.Object({
   id: Type.String(),

@@ -1,10 +1,7 @@
-import type { Db } from '../db/database.js';
-import { type Tx, withTx } from '../db/transaction.js';
-import { notFound, registerUniqueConstraint, validationError } from '../errors.js';
-import { iso } from '../shared/envelope.js';
-import { isId } from '../shared/ids.js';
-import { runList } from '../shared/list.js';
-import { assertReference } from '../shared/references.js';
+import type { Db } from '../db/index.js';
+import { type Tx, withTx } from '../db/index.js';
+import { notFound, validationError } from '../errors.js';
+import { assertReference, isId, iso, runList } from '../shared/index.js';
 import { listedValuesOf, toAttributeValueOutput, upsertAttributeValues } from './attribute-values.sql.js';
 import type { Attribute, AttributeListQuery, CreateAttributeInput, UpdateAttributeInput } from './attributes.schema.js';
 import {
@@ -15,8 +12,6 @@ import {
   selectAttributes,
   updateAttributeRow,
 } from './attributes.sql.js';
-
-registerUniqueConstraint('attributes_name_key', 'name');
 
 const missing = () => notFound('Attribute');
 

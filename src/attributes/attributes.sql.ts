@@ -1,7 +1,6 @@
 import { type Selectable, sql } from 'kysely';
-import type { Db } from '../db/database.js';
-import { newId } from '../shared/ids.js';
-import { ilikeAny, type ListSpec } from '../shared/list.js';
+import type { Db } from '../db/index.js';
+import { ilikeAny, type ListSpec, newId } from '../shared/index.js';
 import type { AttributeTable } from './attributes.tables.js';
 
 export const COLUMNS = ['id', 'name', 'attribute_set_id', 'created_at', 'updated_at'] as const;

@@ -1,9 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { unauthorized } from '../errors.js';
-import type { App, AppContext } from '../http/context.js';
-import { Body, Envelope } from '../shared/common.schema.js';
-import { ok } from '../shared/envelope.js';
-import { dummyPasswordHash, verifyPassword } from '../shared/passwords.js';
+import type { App, AppContext } from '../http/index.js';
+import { Body, dummyPasswordHash, Envelope, ok, verifyPassword } from '../shared/index.js';
 import { findAdminByEmail, findStoreBySlug } from '../stores/index.js';
 import { accountKey, type LoginThrottle } from './throttle.js';
 import { issueAccessToken } from './tokens.js';

@@ -1,7 +1,7 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError, rateLimited } from '../errors.js';
-import type { Auth } from '../http/context.js';
-import { hashApiKey } from '../shared/api-key-format.js';
+import type { Auth } from '../http/index.js';
+import { hashApiKey } from '../shared/index.js';
 import { createCounter, retryAfterSeconds } from './counters.js';
 import type { RedisLink } from './redis-link.js';
 import { TtlSet } from './ttl-set.js';

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/index.js';
 
 /** One lookup on the admins primary key (store_id, id); a deleted store takes its admins with it. */
 export async function adminExists(db: Db, storeId: string, adminId: string): Promise<boolean> {

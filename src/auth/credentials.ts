@@ -1,9 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { findLiveApiKey } from '../api-keys/index.js';
 import { AppError, forbidden, unauthorized } from '../errors.js';
-import type { AppContext, Auth } from '../http/context.js';
-import { API_KEY_PATTERN } from '../shared/api-key-format.js';
-import { hasScope } from '../shared/scopes.js';
+import type { AppContext, Auth } from '../http/index.js';
+import { API_KEY_PATTERN, hasScope } from '../shared/index.js';
 import type { CredentialGuard } from './credential-guard.js';
 import { adminExists } from './credentials.sql.js';
 import { verifyAccessToken } from './tokens.js';

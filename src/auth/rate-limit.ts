@@ -4,7 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { rateLimited } from '../errors.js';
-import type { App } from '../http/context.js';
+import type { App } from '../http/index.js';
 import { bearerOf } from './credentials.js';
 import type { RedisLink } from './redis-link.js';
 

@@ -1,6 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Body, Envelope, ListEnvelope, Name, Nullable, StringEnum, Text, Timestamp } from '../shared/common.schema.js';
-import { ListQuery } from '../shared/list.js';
+import { Body, Envelope, ListEnvelope, ListQuery, Name, Nullable, StringEnum, Text, Timestamp } from '../shared/index.js';
 
 /** Smart-collection rules: what a condition may name (compiled to SQL by rules.ts). */
 export const MATCH_TYPES = ['all condition', 'any condition'] as const;

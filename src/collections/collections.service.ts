@@ -1,9 +1,8 @@
-import type { Db } from '../db/database.js';
-import { type Tx, withTx } from '../db/transaction.js';
-import { notFound, registerUniqueConstraint, validationError } from '../errors.js';
+import type { Db } from '../db/index.js';
+import { type Tx, withTx } from '../db/index.js';
+import { notFound, validationError } from '../errors.js';
 import { storeMedia } from '../media/index.js';
-import { isId, newId } from '../shared/ids.js';
-import { runList } from '../shared/list.js';
+import { isId, newId, runList } from '../shared/index.js';
 import { fieldDetails, type ImageUploads, type ResolvedRules, referenceDetails, resolveRules } from './collections.checks.js';
 import type { Collection, CollectionListQuery, CreateCollectionInput, UpdateCollectionInput } from './collections.schema.js';
 import {
@@ -20,8 +19,6 @@ import {
 import { insertCollection } from './handles.js';
 
 import { replaceMemberships } from './membership.sql.js';
-
-registerUniqueConstraint('collections_handle_key', 'handle');
 
 const missing = () => notFound('Collection');
 

@@ -1,8 +1,6 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
-import type { Db } from '../db/database.js';
-import type { Tx } from '../db/transaction.js';
-import { iso } from '../shared/envelope.js';
-import { ilikeAny, type ListSpec } from '../shared/list.js';
+import type { Db, Tx } from '../db/index.js';
+import { ilikeAny, iso, type ListSpec } from '../shared/index.js';
 import type { Collection, CollectionType, MatchType } from './collections.schema.js';
 import type { CollectionCondition, CollectionTable } from './collections.tables.js';
 

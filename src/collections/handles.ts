@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/index.js';
 import { duplicateValue } from '../errors.js';
-import { insertWithFreeSlug, slugBase, suppliedSlug } from '../shared/slug.js';
+import { insertWithFreeSlug, slugBase, suppliedSlug } from '../shared/index.js';
 import { handlesLike, insertCollectionRow } from './collections.sql.js';
 import type { CollectionTable } from './collections.tables.js';
 

@@ -1,6 +1,6 @@
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/index.js';
 import type { ErrorDetail } from '../errors.js';
-import { missingReferences } from '../shared/references.js';
+import { missingReferences } from '../shared/index.js';
 import { isSelfOrDescendant } from './collections.sql.js';
 
 /**

@@ -1,6 +1,5 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
-import type { Db } from '../db/database.js';
-import type { Tx } from '../db/transaction.js';
+import type { Db, Tx } from '../db/index.js';
 
 /**
  * The SQL of collection membership. Manual membership is one relation (product_collections) seen

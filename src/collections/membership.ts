@@ -1,8 +1,7 @@
 import type { Expression, SqlBool } from 'kysely';
-import type { Db } from '../db/database.js';
-import type { Tx } from '../db/transaction.js';
+import type { Db, Tx } from '../db/index.js';
 import { type ErrorDetail, notFound, validationError } from '../errors.js';
-import { isId } from '../shared/ids.js';
+import { isId } from '../shared/index.js';
 import type { MatchType } from './collections.schema.js';
 import { findCollectionRow } from './collections.sql.js';
 import { lockManualCollections, manualMembersCondition, replaceMemberships, smartMembersCondition } from './membership.sql.js';

@@ -1,6 +1,6 @@
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { ErrorDetail } from '../errors.js';
-import { escapeLike } from '../shared/list.js';
+import { escapeLike } from '../shared/index.js';
 import { CONDITION_FIELDS, type MatchType, NUMERIC_FIELDS, NUMERIC_OPERATORS, TEXT_FIELDS, TEXT_OPERATORS } from './collections.schema.js';
 
 /**

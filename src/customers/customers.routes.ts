@@ -1,8 +1,6 @@
-import type { App, AppContext } from '../http/context.js';
-import { sendWrite } from '../http/write.js';
-import { IdParams } from '../shared/common.schema.js';
-import { ok, okList } from '../shared/envelope.js';
-import { hashPassword } from '../shared/passwords.js';
+import type { App, AppContext } from '../http/index.js';
+import { sendWrite } from '../http/index.js';
+import { hashPassword, IdParams, ok, okList } from '../shared/index.js';
 import { CreateCustomerBody, CustomerEnvelope, CustomerListEnvelope, CustomerListQuery, UpdateCustomerBody } from './customers.schema.js';
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from './customers.service.js';
 

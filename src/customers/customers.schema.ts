@@ -1,8 +1,18 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { AddressBody } from '../addresses/index.js';
-import { Email, Password } from '../shared/account.schema.js';
-import { Body, Envelope, ListEnvelope, Name, Nullable, PastTimestamp, Text, Timestamp } from '../shared/common.schema.js';
-import { ListQuery } from '../shared/list.js';
+import {
+  Body,
+  Email,
+  Envelope,
+  ListEnvelope,
+  ListQuery,
+  Name,
+  Nullable,
+  Password,
+  PastTimestamp,
+  Text,
+  Timestamp,
+} from '../shared/index.js';
 
 /** Output: never the password (nor its hash). */
 export const Customer = Type.Object({

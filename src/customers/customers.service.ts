@@ -1,10 +1,8 @@
 import { createAddress } from '../addresses/index.js';
-import type { Db } from '../db/database.js';
-import { withTx } from '../db/transaction.js';
+import type { Db } from '../db/index.js';
+import { withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
-import { creationTimes, pastTimestampDetails } from '../shared/common.schema.js';
-import { isId, newId } from '../shared/ids.js';
-import { runList } from '../shared/list.js';
+import { creationTimes, isId, newId, pastTimestampDetails, runList } from '../shared/index.js';
 import type { CreateCustomerInput, Customer, CustomerListQuery, UpdateCustomerInput } from './customers.schema.js';
 import {
   findCustomerRow,

@@ -1,7 +1,6 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
-import type { Db } from '../db/database.js';
-import { iso } from '../shared/envelope.js';
-import { ilikeAny, type ListSpec } from '../shared/list.js';
+import type { Db } from '../db/index.js';
+import { ilikeAny, iso, type ListSpec } from '../shared/index.js';
 import type { Customer, UpdateCustomerInput } from './customers.schema.js';
 import type { CustomerTable } from './customers.tables.js';
 

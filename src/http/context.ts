@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/index.js';
 import type { MediaStore } from '../media/index.js';
 
 export type App = FastifyInstance<

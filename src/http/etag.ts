@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { Tx } from '../db/transaction.js';
+import type { Tx } from '../db/index.js';
 import { AppError } from '../errors.js';
 
 /** Reads the record a conditional write is about, locked for the transaction, as GET would return it. */

@@ -1,4 +1,4 @@
-import type { Database } from '../db/database.js';
+import type { Database } from '../db/index.js';
 import { AppError } from '../errors.js';
 import type { App } from './context.js';
 

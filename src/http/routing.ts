@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import Router from 'find-my-way';
 import { AppError, notFound, sendError } from '../errors.js';
-import { ErrorEnvelope } from '../shared/common.schema.js';
+import { ErrorEnvelope } from '../shared/index.js';
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 

@@ -1,5 +1,5 @@
 import type { ErrorDetail } from '../errors.js';
-import { ALIAS_OF } from '../shared/common.schema.js';
+import { ALIAS_OF } from '../shared/index.js';
 import { childPath, isPlainObject } from './text.js';
 
 /**

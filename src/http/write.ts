@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type Tx, withTx } from '../db/transaction.js';
+import { type Tx, withTx } from '../db/index.js';
 import { type AppError, errorEnvelope } from '../errors.js';
 import { claimFor, executeOnce, type Recording, sendReplay } from '../idempotency/index.js';
-import { ok } from '../shared/envelope.js';
+import { ok } from '../shared/index.js';
 import type { AppContext } from './context.js';
 import { type CurrentLoader, etagOf, guardedByIfMatch } from './etag.js';
 

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/database.js';
-import type { Tx } from '../db/transaction.js';
+import type { Db, Tx } from '../db/index.js';
 import type { KeyClaim } from './keys.js';
 import { lockIdOf } from './keys.js';
 

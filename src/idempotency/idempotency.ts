@@ -1,7 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import type { Db } from '../db/database.js';
-import type { Tx } from '../db/transaction.js';
+import type { Db, Tx } from '../db/index.js';
 import { type AppError, toAppError } from '../errors.js';
 import { findRecord, type RecordedOutcome, saveRecord, tryLockKey } from './idempotency.sql.js';
 import { claimOf, type KeyClaim, keyInUse, keyReused } from './keys.js';

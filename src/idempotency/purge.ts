@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/index.js';
 import { purgeExpiredBatch } from './idempotency.sql.js';
 
 const BATCH = 500;

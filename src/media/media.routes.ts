@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import { notFound } from '../errors.js';
-import type { App, AppContext } from '../http/context.js';
+import type { App, AppContext } from '../http/index.js';
 import { contentTypeOfKey } from './media.js';
 
 const FileParams = Type.Object({ file: Type.String({ description: '<sha256>.<ext>, as in a media URL' }) });

@@ -1,7 +1,6 @@
-import type { App, AppContext } from '../http/context.js';
-import { sendWrite } from '../http/write.js';
-import { IdParams } from '../shared/common.schema.js';
-import { ok, okList } from '../shared/envelope.js';
+import type { App, AppContext } from '../http/index.js';
+import { sendWrite } from '../http/index.js';
+import { IdParams, ok, okList } from '../shared/index.js';
 import { CreateOrderBody, OrderEnvelope, OrderListEnvelope, OrderListQuery, UpdateOrderBody } from './orders.schema.js';
 import { createOrder, getOrder, listOrders, updateOrder } from './orders.service.js';
 

@@ -1,18 +1,18 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Email } from '../shared/account.schema.js';
 import {
   Body,
+  Email,
   Envelope,
   ID_PATTERN,
   ListEnvelope,
+  ListQuery,
   Money,
   Name,
   Nullable,
   PastTimestamp,
   Text,
   Timestamp,
-} from '../shared/common.schema.js';
-import { ListQuery } from '../shared/list.js';
+} from '../shared/index.js';
 
 export const MAX_CART_ITEMS = 1000;
 export const MAX_TRACKING_ENTRIES = 100;

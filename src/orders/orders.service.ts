@@ -1,11 +1,8 @@
 import type { Insertable } from 'kysely';
-import type { Db } from '../db/database.js';
-import { withTx } from '../db/transaction.js';
+import type { Db } from '../db/index.js';
+import { withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
-import { creationTimes, pastTimestampDetails } from '../shared/common.schema.js';
-import { isId, newId } from '../shared/ids.js';
-import { runList } from '../shared/list.js';
-import { missingReferences } from '../shared/references.js';
+import { creationTimes, isId, missingReferences, newId, pastTimestampDetails, runList } from '../shared/index.js';
 import { generateOrderNumber } from './order-numbers.js';
 import type { CreateOrderInput, Order, OrderListQuery, UpdateOrderInput } from './orders.schema.js';
 import {

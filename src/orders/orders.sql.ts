@@ -1,8 +1,6 @@
 import { type Insertable, type Selectable, sql, type UpdateObject } from 'kysely';
-import type { Db } from '../db/database.js';
-import type { DB } from '../db/tables.js';
-import { iso, numberOrNull } from '../shared/envelope.js';
-import { ilikeAny, type ListSpec } from '../shared/list.js';
+import type { DB, Db } from '../db/index.js';
+import { ilikeAny, iso, type ListSpec, numberOrNull } from '../shared/index.js';
 import { CartItem, type Order, OrderAddress, Refund, TrackingInfo, type UpdateOrderInput } from './orders.schema.js';
 import type { OrderTable } from './orders.tables.js';
 

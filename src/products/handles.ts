@@ -1,11 +1,9 @@
 import type { Insertable } from 'kysely';
-import type { Db } from '../db/database.js';
-import { duplicateValue, registerUniqueConstraint } from '../errors.js';
-import { insertWithFreeSlug, slugBase } from '../shared/slug.js';
+import type { Db } from '../db/index.js';
+import { duplicateValue } from '../errors.js';
+import { insertWithFreeSlug, slugBase } from '../shared/index.js';
 import { handlesLike, handleTakenByOther, insertProductRow, type ProductRow } from './products.sql.js';
 import type { ProductTable } from './products.tables.js';
-
-registerUniqueConstraint('products_handle_key', 'handle');
 
 /** A title with no letter or digit (e.g. only emoji) still gets a handle. */
 const FALLBACK_BASE = 'product';

@@ -1,5 +1,5 @@
 import { upsertAttributesByName, upsertAttributeValues } from '../attributes/index.js';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/index.js';
 import type { Combination, ProductOption } from './options.js';
 import { replaceVariantValueLinks } from './variants.sql.js';
 

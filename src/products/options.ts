@@ -1,5 +1,5 @@
 import type { ErrorDetail } from '../errors.js';
-import { toSlug } from '../shared/slug.js';
+import { toSlug } from '../shared/index.js';
 import type { OptionInput } from './products.schema.js';
 import type { ProductOption } from './products.tables.js';
 

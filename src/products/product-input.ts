@@ -1,10 +1,9 @@
 import type { Updateable } from 'kysely';
 import type { Config } from '../config.js';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/index.js';
 import { type ErrorDetail, validationError } from '../errors.js';
 import { DOCUMENT_OR_IMAGE_TYPES, IMAGE_TYPES, type MediaObject, type MediaStore, resolveMedia } from '../media/index.js';
-import { missingReferences } from '../shared/references.js';
-import { suppliedSlug } from '../shared/slug.js';
+import { missingReferences, suppliedSlug } from '../shared/index.js';
 import { normalizeOptions, type ProductOption } from './options.js';
 import type { ReturnConfig, UpdateProductInput } from './products.schema.js';
 import { DEFAULT_RETURN_CONFIG } from './products.sql.js';

@@ -1,4 +1,4 @@
-import type { Tx } from '../db/transaction.js';
+import type { Tx } from '../db/index.js';
 import { notFound } from '../errors.js';
 import type { Product, Variant } from './products.schema.js';
 import { getProduct } from './products.service.js';

@@ -1,10 +1,8 @@
 import { productsInCollection } from '../collections/index.js';
 import { forbidden } from '../errors.js';
-import type { App, AppContext } from '../http/context.js';
-import { sendWrite } from '../http/write.js';
-import { DeletedEnvelope, IdParams } from '../shared/common.schema.js';
-import { ok, okList } from '../shared/envelope.js';
-import { hasScope } from '../shared/scopes.js';
+import type { App, AppContext } from '../http/index.js';
+import { sendWrite } from '../http/index.js';
+import { DeletedEnvelope, hasScope, IdParams, ok, okList } from '../shared/index.js';
 import { currentProduct, currentVariant } from './products.current.js';
 import {
   CollectionProductsQuery,

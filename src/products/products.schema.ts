@@ -5,14 +5,14 @@ import {
   Envelope,
   ID_PATTERN,
   ListEnvelope,
+  ListQuery,
   Money,
   Name,
   Nullable,
   StringEnum,
   Text,
   Timestamp,
-} from '../shared/common.schema.js';
-import { ListQuery } from '../shared/list.js';
+} from '../shared/index.js';
 
 export const PRODUCT_STATUSES = ['active', 'disabled'] as const;
 const Status = StringEnum(PRODUCT_STATUSES);

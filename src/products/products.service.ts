@@ -1,11 +1,10 @@
 import type { Expression, SqlBool } from 'kysely';
 import { productsInCollection, setProductCollections } from '../collections/index.js';
-import type { Db } from '../db/database.js';
-import { type Tx, withTx } from '../db/transaction.js';
+import type { Db } from '../db/index.js';
+import { type Tx, withTx } from '../db/index.js';
 import { AppError, notFound } from '../errors.js';
 import { storeMedia } from '../media/index.js';
-import { isId, newId } from '../shared/ids.js';
-import { paginationOf, runList } from '../shared/list.js';
+import { isId, newId, paginationOf, runList } from '../shared/index.js';
 import { assertHandleFree, insertProduct } from './handles.js';
 import { type PreparedProduct, type ProductContext, prepareProduct } from './product-input.js';
 import type { CreateProductInput, Product, ProductListQuery, UpdateProductInput } from './products.schema.js';

@@ -1,8 +1,8 @@
 import { type Insertable, type Selectable, type SqlBool, sql, type Updateable } from 'kysely';
 import { collectionIdsColumn } from '../collections/index.js';
-import type { Db } from '../db/database.js';
-import { iso, numberOrNull } from '../shared/envelope.js';
-import type { ListSpec } from '../shared/list.js';
+import type { Db } from '../db/index.js';
+import type { ListSpec } from '../shared/index.js';
+import { iso, numberOrNull } from '../shared/index.js';
 import type { Product, ReturnConfig, Variant } from './products.schema.js';
 import type { ProductTable, VariantTable } from './products.tables.js';
 

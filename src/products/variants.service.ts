@@ -1,7 +1,6 @@
-import type { Db } from '../db/database.js';
-import type { Tx } from '../db/transaction.js';
+import type { Db, Tx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
-import { isId } from '../shared/ids.js';
+import { isId } from '../shared/index.js';
 import { linkVariantValues } from './option-attributes.js';
 import { type ProductOption, planVariants, skuOf } from './options.js';
 import type { UpdateVariantInput, Variant } from './products.schema.js';

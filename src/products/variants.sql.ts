@@ -1,6 +1,6 @@
 import { sql, type Updateable } from 'kysely';
-import type { Db } from '../db/database.js';
-import { newId } from '../shared/ids.js';
+import type { Db } from '../db/index.js';
+import { newId } from '../shared/index.js';
 import type { Combination } from './options.js';
 import { VARIANT_COLUMNS, type VariantRow } from './products.sql.js';
 import type { VariantTable } from './products.tables.js';

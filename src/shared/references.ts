@@ -1,7 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/database.js';
-import type { DB } from '../db/tables.js';
-import type { Tx } from '../db/transaction.js';
+import type { DB, Db, Tx } from '../db/index.js';
 import { type ErrorDetail, validationError } from '../errors.js';
 import { isId } from './ids.js';
 

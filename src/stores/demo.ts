@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Db } from '../db/database.js';
-import { withTx } from '../db/transaction.js';
+import type { Db } from '../db/index.js';
+import { withTx } from '../db/index.js';
 import { countStores, createAdmin, createStore } from './stores.service.js';
 
 export const DEMO_SLUG = 'demo';

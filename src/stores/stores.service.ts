@@ -1,9 +1,7 @@
-import type { Db } from '../db/database.js';
-import { withTx } from '../db/transaction.js';
+import type { Db } from '../db/index.js';
+import { withTx } from '../db/index.js';
 import { AppError, invalidField } from '../errors.js';
-import { EMAIL, MAX_PASSWORD, MIN_PASSWORD } from '../shared/account.schema.js';
-import { newId } from '../shared/ids.js';
-import { hashPassword } from '../shared/passwords.js';
+import { EMAIL, hashPassword, MAX_PASSWORD, MIN_PASSWORD, newId } from '../shared/index.js';
 import { countStoreRows, insertAdmin, insertStore, type StoreRecord, selectAdminByEmail, selectStoreBySlug } from './stores.sql.js';
 
 export type { StoreRecord } from './stores.sql.js';

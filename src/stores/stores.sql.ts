@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { Db } from '../db/database.js';
+import type { Db } from '../db/index.js';
 import type { AdminTable, StoreTable } from './stores.tables.js';
 
 export interface StoreRecord {

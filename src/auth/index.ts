@@ -1,0 +1,7 @@
+/** The public surface of src/auth: what other folders may import. */
+export { registerAuthRoutes } from './auth.routes.js';
+export { createCredentialGuard } from './credential-guard.js';
+export { authenticate } from './credentials.js';
+export { registerRateLimit } from './rate-limit.js';
+export { connectRedis } from './redis-link.js';
+export { createLoginThrottle } from './throttle.js';

@@ -1,0 +1,13 @@
+/** The public surface of src/http: what other folders may import. */
+export type { App, AppContext, Auth } from './context.js';
+export { frameworkErrors } from './framework-errors.js';
+export { registerHealthRoutes } from './health.js';
+export { announceStrictHandling, guardInput } from './input-guard.js';
+export { loggerOptions } from './logging.js';
+export { openApiOptions } from './openapi.js';
+export { assertAccessDeclared, createRouteMirror } from './routing.js';
+export { registerSafeWrites } from './safe-writes.js';
+export { capConnections, drainRefusedBody, serverOptions } from './server-limits.js';
+export { looksLikeWebUrl, webUrlProblem } from './urls.js';
+export { validatorCompiler } from './validation.js';
+export { sendWrite } from './write.js';
