@@ -13,8 +13,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['src/**/*.unit.test.ts', 'test/**/*.system.test.ts', 'bench/**/*.test.ts'] },
+        test: { name: 'unit', include: ['src/**/*.unit.test.ts'] },
       },
+      // Black-box tests start real server processes (and a throwaway PostgreSQL cluster) on their own.
+      { extends: true, test: { name: 'system', include: ['test/**/*.system.test.ts'] } },
+      // The benchmark's smoke run: the bench harness end to end at 1k products, one short round per side.
+      { extends: true, test: { name: 'bench', include: ['bench/**/*.test.ts'] } },
       ...engines.map((engine) => ({
         extends: true,
         test: {
