@@ -145,10 +145,12 @@ describe('products: lean reads', () => {
     const small = await statements((db) => listProducts(db, store.id, { ...query, limit: 1 }));
     const large = await statements((db) => listProducts(db, store.id, { ...query, limit: 12 }));
     expect(large).toBe(small);
-    expect(large).toBeLessThanOrEqual(4);
+    // the total, then the page with its variants and collection ids as columns
+    expect(large).toBe(2);
     const one = await statements((db) => getProductsByIds(db, store.id, ids.slice(0, 1)));
     const all = await statements((db) => getProductsByIds(db, store.id, ids));
     expect(all).toBe(one);
+    expect(one).toBe(1);
     const loaded = await getProductsByIds(t.database.db, store.id, [ids[3], 'nope', ids[1]]);
     expect(loaded.map((p) => p.id)).toEqual([ids[3], ids[1]]);
     expect(loaded[0].variants).toHaveLength(2);
