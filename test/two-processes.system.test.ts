@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOwnDatabase, type OwnDatabase } from './support/own-database.js';
+import { type ServerProcess, startServerProcess } from './support/server-process.js';
+import { request, seedStore } from './support/storefront-client.js';
+
+/**
+ * Two `storefront serve` processes on one PostgreSQL and one Redis, as a scaled-out deployment runs:
+ * the per-credential rate limit and the login throttle are one budget across both, not one per process.
+ */
+
+const postgresUrl = process.env.TEST_DATABASE_URL;
+const redisUrl = process.env.REDIS_URL;
+if (!postgresUrl || !redisUrl) console.warn('two-processes.system.test.ts: skipped (needs TEST_DATABASE_URL and REDIS_URL)');
+
+describe.skipIf(!postgresUrl || !redisUrl)('two server processes on one PostgreSQL and one Redis', () => {
+  let own: OwnDatabase;
+  let servers: ServerProcess[] = [];
+  let token: string;
+
+  beforeAll(async () => {
+    own = await createOwnDatabase(postgresUrl as string, 'storefront_two');
+    const jwtSecret = randomBytes(32).toString('hex');
+    ({ token } = await seedStore(own.url, jwtSecret));
+    const env = { DATABASE_URL: own.url, REDIS_URL: redisUrl as string, STOREFRONT_JWT_SECRET: jwtSecret, STOREFRONT_RATE_LIMIT: '5' };
+    servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const server of servers) server.child.kill('SIGKILL');
+    await Promise.all(servers.map((server) => server.exited));
+    await own?.drop();
+  });
+
+  it('counts one credential against one rate limit, whichever process answers', async () => {
+    // A window may roll over between two requests (it resets the count): one clean run of three is proof.
+    let shared = false;
+    for (let attempt = 0; attempt < 3 && !shared; attempt++) {
+      const remaining: number[] = [];
+      for (const server of [servers[0], servers[1], servers[0]]) {
+        const answer = await request(server.base, token, 'GET', '/attribute-sets');
+        remaining.push(Number(answer.headers.get('ratelimit-remaining')));
+      }
+      shared = remaining[1] === remaining[0] - 1 && remaining[2] === remaining[1] - 1;
+    }
+    expect(shared).toBe(true);
+  });
+
+  it('throttles failed logins for one account and address across both processes', async () => {
+    const body = { storeSlug: `nobody-${randomBytes(4).toString('hex')}`, email: 'admin@nobody.test', password: 'wrong-password' };
+    const statuses: number[] = [];
+    for (let n = 0; n < 6; n++) {
+      const answer = await request(servers[n % 2].base, '', 'POST', '/auth', body);
+      statuses.push(answer.status);
+    }
+    // five failures are allowed in all (three went to one process, two to the other), the sixth is refused
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+});
