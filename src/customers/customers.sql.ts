@@ -1,7 +1,7 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Db } from '../db/index.js';
 import { ilikeAny, iso, type ListSpec } from '../shared/index.js';
-import type { Customer, UpdateCustomerInput } from './customers.schema.js';
+import type { CUSTOMER_SORTS, Customer, UpdateCustomerInput } from './customers.schema.js';
 import type { CustomerTable } from './customers.tables.js';
 
 // The password hash is never selected for output.
@@ -19,7 +19,7 @@ export const COLUMNS = [
 ] as const;
 export type CustomerRow = Pick<Selectable<CustomerTable>, (typeof COLUMNS)[number]>;
 
-export const listSpec: ListSpec = {
+export const listSpec: ListSpec<typeof CUSTOMER_SORTS> = {
   sorts: { createdAt: sql`created_at` },
   idColumn: sql`id`,
   search: ilikeAny(['user_name', 'email', 'first_name', 'last_name', 'phone_number', 'business_name']),
