@@ -1,6 +1,6 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Db } from '../db/index.js';
-import { ilikeAny, iso, type ListSpec } from '../shared/index.js';
+import { ilikeAny, iso, type ListSpec, suppliedColumns } from '../shared/index.js';
 import type { CUSTOMER_SORTS, Customer, UpdateCustomerInput } from './customers.schema.js';
 import type { CustomerTable } from './customers.tables.js';
 
@@ -42,14 +42,13 @@ export function toCustomerOutput(row: CustomerRow): Customer {
 
 /** The supplied profile fields as column values; absent ones are left out so PATCH keeps them. */
 export function toProfileColumns(input: UpdateCustomerInput): Updateable<CustomerTable> {
-  const columns: Record<string, unknown> = {
+  return suppliedColumns({
     email: input.email,
     first_name: input.firstName,
     last_name: input.lastName,
     business_name: input.businessName,
     phone_number: input.phoneNumber,
-  };
-  return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
+  });
 }
 
 export function selectCustomers(db: Db, storeId: string) {
