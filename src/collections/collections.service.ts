@@ -94,8 +94,8 @@ export async function updateCollection(
   input: UpdateCollectionInput,
   uploads: ImageUploads,
 ): Promise<Collection> {
-  if (!isId(id)) throw missing();
   await lockStoreCollections(db, storeId);
+  // findRow holds the id guard
   const current = await findRow(db, storeId, id);
   const { rules, handle, image, pending } = await check(db, storeId, input, current, uploads);
   await updateCollectionRow(db, storeId, id, {
@@ -118,7 +118,7 @@ export async function updateCollection(
  * row (FK cascade).
  */
 export async function deleteCollection(db: Tx, storeId: string, id: string): Promise<{ id: string }> {
-  if (!isId(id)) throw missing();
+  // deleteRecord holds the id guard; a malformed id detaches nothing
   await lockStoreCollections(db, storeId);
   await detachChildren(db, storeId, id);
   return deleteRecord(db, 'collections', storeId, id, missing);
