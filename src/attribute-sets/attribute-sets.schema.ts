@@ -18,7 +18,8 @@ export const UpdateAttributeSetBody = Body({ name: Type.Optional(Name()), status
 export type CreateAttributeSetInput = Static<typeof CreateAttributeSetBody>;
 export type UpdateAttributeSetInput = Static<typeof UpdateAttributeSetBody>;
 
-export const AttributeSetListQuery = ListQuery(['createdAt', 'name'], { status: Type.Optional(Status) });
+export const ATTRIBUTE_SET_SORTS = ['createdAt', 'name'] as const;
+export const AttributeSetListQuery = ListQuery(ATTRIBUTE_SET_SORTS, { status: Type.Optional(Status) });
 export type AttributeSetListQuery = Static<typeof AttributeSetListQuery>;
 
 export const AttributeSetEnvelope = Envelope(AttributeSet);

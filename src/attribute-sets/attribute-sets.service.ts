@@ -1,16 +1,9 @@
 import type { Db } from '../db/index.js';
 import { withTx } from '../db/index.js';
 import { notFound } from '../errors.js';
-import { isId, runList } from '../shared/index.js';
+import { deleteRecord, isId, runList, suppliedColumns } from '../shared/index.js';
 import type { AttributeSetListQuery, CreateAttributeSetInput, UpdateAttributeSetInput } from './attribute-sets.schema.js';
-import {
-  deleteAttributeSetRow,
-  insertAttributeSet,
-  listSpec,
-  selectAttributeSets,
-  toAttributeSetOutput,
-  updateAttributeSetRow,
-} from './attribute-sets.sql.js';
+import { insertAttributeSet, listSpec, selectAttributeSets, toAttributeSetOutput, updateAttributeSetRow } from './attribute-sets.sql.js';
 
 const missing = () => notFound('Attribute set');
 
@@ -27,10 +20,7 @@ export async function getAttributeSet(db: Db, storeId: string, id: string) {
 
 export async function updateAttributeSet(db: Db, storeId: string, id: string, input: UpdateAttributeSetInput) {
   if (!isId(id)) throw missing();
-  const changes = {
-    ...(input.name !== undefined ? { name: input.name.trim() } : {}),
-    ...(input.status !== undefined ? { status: input.status } : {}),
-  };
+  const changes = suppliedColumns({ name: input.name?.trim(), status: input.status });
   const row = await withTx(db, (trx) => updateAttributeSetRow(trx, storeId, id, changes));
   if (!row) throw missing();
   return toAttributeSetOutput(row);
@@ -38,10 +28,7 @@ export async function updateAttributeSet(db: Db, storeId: string, id: string, in
 
 /** Attributes of the set stay, with `attributeset: null` (the foreign key sets it). */
 export async function deleteAttributeSet(db: Db, storeId: string, id: string) {
-  if (!isId(id)) throw missing();
-  const row = await withTx(db, (trx) => deleteAttributeSetRow(trx, storeId, id));
-  if (!row) throw missing();
-  return { id: row.id };
+  return withTx(db, (trx) => deleteRecord(trx, 'attribute_sets', storeId, id, missing));
 }
 
 export async function listAttributeSets(db: Db, storeId: string, query: AttributeSetListQuery) {

@@ -2,14 +2,14 @@ import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
 import { ilikeAny, iso, type ListSpec, newId } from '../shared/index.js';
-import type { AttributeSet } from './attribute-sets.schema.js';
+import type { ATTRIBUTE_SET_SORTS, AttributeSet } from './attribute-sets.schema.js';
 import type { AttributeSetTable } from './attribute-sets.tables.js';
 
 type Row = Omit<Selectable<AttributeSetTable>, 'store_id'>;
 
 export const COLUMNS = ['id', 'name', 'status', 'created_at', 'updated_at'] as const;
 
-export const listSpec: ListSpec = {
+export const listSpec: ListSpec<typeof ATTRIBUTE_SET_SORTS> = {
   sorts: { createdAt: sql`created_at`, name: sql`(lower(name) COLLATE "C")` },
   idColumn: sql`id`,
   search: ilikeAny(['name']),
@@ -41,8 +41,4 @@ export function updateAttributeSetRow(db: Db, storeId: string, id: string, chang
     .where('id', '=', id)
     .returning(COLUMNS)
     .executeTakeFirst();
-}
-
-export function deleteAttributeSetRow(db: Db, storeId: string, id: string) {
-  return db.deleteFrom('attribute_sets').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst();
 }

@@ -41,7 +41,8 @@ export type CreateAttributeInput = Static<typeof CreateAttributeBody>;
 export type UpdateAttributeInput = Static<typeof UpdateAttributeBody>;
 
 export const ExpandQuery = Type.Object({ expand: Type.Optional(StringEnum(['values'])) });
-export const AttributeListQuery = ListQuery(['createdAt', 'name'], { expand: Type.Optional(StringEnum(['values'])) });
+export const ATTRIBUTE_SORTS = ['createdAt', 'name'] as const;
+export const AttributeListQuery = ListQuery(ATTRIBUTE_SORTS, { expand: Type.Optional(StringEnum(['values'])) });
 export type AttributeListQuery = Static<typeof AttributeListQuery>;
 
 export const AttributeEnvelope = Envelope(Attribute);

@@ -1,17 +1,10 @@
 import type { Db } from '../db/index.js';
 import { type Tx, withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
-import { assertReference, isId, iso, runList } from '../shared/index.js';
+import { assertReference, deleteRecord, isId, iso, runList, suppliedColumns } from '../shared/index.js';
 import { listedValuesOf, toAttributeValueOutput, upsertAttributeValues } from './attribute-values.sql.js';
 import type { Attribute, AttributeListQuery, CreateAttributeInput, UpdateAttributeInput } from './attributes.schema.js';
-import {
-  type AttributeRow,
-  deleteAttributeRow,
-  insertAttribute,
-  listSpec,
-  selectAttributes,
-  updateAttributeRow,
-} from './attributes.sql.js';
+import { type AttributeRow, insertAttribute, listSpec, selectAttributes, updateAttributeRow } from './attributes.sql.js';
 
 const missing = () => notFound('Attribute');
 
@@ -79,19 +72,18 @@ async function updateInTx(db: Tx, storeId: string, id: string, input: UpdateAttr
   await findRow(db, storeId, id);
   const values = checkDistinct(input.values);
   await checkAttributeSet(db, storeId, input.attributeset);
-  const row = await updateAttributeRow(db, storeId, id, {
-    ...(input.name !== undefined ? { name: input.name.trim() } : {}),
-    ...(input.attributeset !== undefined ? { attribute_set_id: input.attributeset } : {}),
-  });
+  const row = await updateAttributeRow(
+    db,
+    storeId,
+    id,
+    suppliedColumns({ name: input.name?.trim(), attribute_set_id: input.attributeset }),
+  );
   if (values) await upsertAttributeValues(db, storeId, id, values, 'replace');
   return (await toAttributeOutputs(db, storeId, [row], false))[0];
 }
 
 export async function deleteAttribute(db: Db, storeId: string, id: string) {
-  if (!isId(id)) throw missing();
-  const row = await withTx(db, (trx) => deleteAttributeRow(trx, storeId, id));
-  if (!row) throw missing();
-  return { id: row.id };
+  return withTx(db, (trx) => deleteRecord(trx, 'attributes', storeId, id, missing));
 }
 
 export async function listAttributes(db: Db, storeId: string, query: AttributeListQuery) {

@@ -1,12 +1,13 @@
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../db/index.js';
 import { ilikeAny, type ListSpec, newId } from '../shared/index.js';
+import type { ATTRIBUTE_SORTS } from './attributes.schema.js';
 import type { AttributeTable } from './attributes.tables.js';
 
 export const COLUMNS = ['id', 'name', 'attribute_set_id', 'created_at', 'updated_at'] as const;
 export type AttributeRow = Pick<Selectable<AttributeTable>, (typeof COLUMNS)[number]>;
 
-export const listSpec: ListSpec = {
+export const listSpec: ListSpec<typeof ATTRIBUTE_SORTS> = {
   sorts: { createdAt: sql`created_at`, name: sql`(lower(name) COLLATE "C")` },
   idColumn: sql`id`,
   search: ilikeAny(['name']),
@@ -38,10 +39,6 @@ export function updateAttributeRow(
     .where('id', '=', id)
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();
-}
-
-export function deleteAttributeRow(db: Db, storeId: string, id: string) {
-  return db.deleteFrom('attributes').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst();
 }
 
 /**

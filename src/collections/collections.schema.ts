@@ -79,7 +79,8 @@ export const UpdateCollectionBody = Body({ title: Type.Optional(Name()), ...opti
 export type CreateCollectionInput = Static<typeof CreateCollectionBody>;
 export type UpdateCollectionInput = Static<typeof UpdateCollectionBody>;
 
-export const CollectionListQuery = ListQuery(['createdAt', 'title'], {});
+export const COLLECTION_SORTS = ['createdAt', 'title'] as const;
+export const CollectionListQuery = ListQuery(COLLECTION_SORTS, {});
 export type CollectionListQuery = Static<typeof CollectionListQuery>;
 
 export const CollectionEnvelope = Envelope(Collection);

@@ -2,12 +2,11 @@ import type { Db } from '../db/index.js';
 import { type Tx, withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
 import { storeMedia } from '../media/index.js';
-import { isId, newId, runList } from '../shared/index.js';
+import { deleteRecord, isId, newId, runList, suppliedColumns } from '../shared/index.js';
 import { fieldDetails, type ImageUploads, type ResolvedRules, referenceDetails, resolveRules } from './collections.checks.js';
 import type { Collection, CollectionListQuery, CreateCollectionInput, UpdateCollectionInput } from './collections.schema.js';
 import {
   type CollectionRow,
-  deleteCollectionRow,
   detachChildren,
   findCollectionRow,
   listSpec,
@@ -36,15 +35,15 @@ async function check(db: Db, storeId: string, input: UpdateCollectionInput, curr
 
 /** The columns every write sets from the input when supplied (the rest is left as stored). */
 function plainColumns(input: UpdateCollectionInput, image: string | null | undefined) {
-  return {
-    ...(input.title !== undefined ? { title: input.title.trim() } : {}),
-    ...(input.description !== undefined ? { description: input.description } : {}),
-    ...(image !== undefined ? { image } : {}),
-    ...(input.parentCollection !== undefined ? { parent_id: input.parentCollection } : {}),
-    ...(input.metaTitle !== undefined ? { meta_title: input.metaTitle } : {}),
-    ...(input.metaDescription !== undefined ? { meta_description: input.metaDescription } : {}),
-    ...(input.metaKeywords !== undefined ? { meta_keywords: input.metaKeywords } : {}),
-  };
+  return suppliedColumns({
+    title: input.title?.trim(),
+    description: input.description,
+    image,
+    parent_id: input.parentCollection,
+    meta_title: input.metaTitle,
+    meta_description: input.metaDescription,
+    meta_keywords: input.metaKeywords,
+  });
 }
 
 const ruleColumns = (rules: ResolvedRules) => ({
@@ -95,8 +94,8 @@ export async function updateCollection(
   input: UpdateCollectionInput,
   uploads: ImageUploads,
 ): Promise<Collection> {
-  if (!isId(id)) throw missing();
   await lockStoreCollections(db, storeId);
+  // findRow holds the id guard
   const current = await findRow(db, storeId, id);
   const { rules, handle, image, pending } = await check(db, storeId, input, current, uploads);
   await updateCollectionRow(db, storeId, id, {
@@ -119,12 +118,10 @@ export async function updateCollection(
  * row (FK cascade).
  */
 export async function deleteCollection(db: Tx, storeId: string, id: string): Promise<{ id: string }> {
-  if (!isId(id)) throw missing();
+  // deleteRecord holds the id guard; a malformed id detaches nothing
   await lockStoreCollections(db, storeId);
   await detachChildren(db, storeId, id);
-  const row = await deleteCollectionRow(db, storeId, id);
-  if (!row) throw missing();
-  return { id: row.id };
+  return deleteRecord(db, 'collections', storeId, id, missing);
 }
 
 export async function listCollections(db: Db, storeId: string, query: CollectionListQuery) {

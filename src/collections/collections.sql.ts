@@ -1,7 +1,7 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
 import type { Db, Tx } from '../db/index.js';
 import { ilikeAny, iso, type ListSpec } from '../shared/index.js';
-import type { Collection, CollectionType, MatchType } from './collections.schema.js';
+import type { COLLECTION_SORTS, Collection, CollectionType, MatchType } from './collections.schema.js';
 import type { CollectionCondition, CollectionTable } from './collections.tables.js';
 
 export const COLUMNS = [
@@ -44,7 +44,7 @@ export interface CollectionRowWithLinks extends CollectionRow {
   child_ids: string[];
 }
 
-export const listSpec: ListSpec = {
+export const listSpec: ListSpec<typeof COLLECTION_SORTS> = {
   sorts: { createdAt: sql`created_at`, title: sql`(lower(title) COLLATE "C")` },
   idColumn: sql`id`,
   search: ilikeAny(['title', 'handle']),
@@ -139,10 +139,6 @@ export async function detachChildren(db: Db, storeId: string, parentId: string):
     .where('store_id', '=', storeId)
     .where('parent_id', '=', parentId)
     .execute();
-}
-
-export function deleteCollectionRow(db: Db, storeId: string, id: string) {
-  return db.deleteFrom('collections').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst();
 }
 
 // Any constant: with the store id it names the advisory lock of one store's collections.

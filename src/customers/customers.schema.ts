@@ -50,7 +50,8 @@ export type CreateCustomerInput = Static<typeof CreateCustomerBody>;
 export type UpdateCustomerInput = Static<typeof UpdateCustomerBody>;
 
 // SPEC lists no sort values for customers; creation time (the default of every list) is offered.
-export const CustomerListQuery = ListQuery(['createdAt'], {});
+export const CUSTOMER_SORTS = ['createdAt'] as const;
+export const CustomerListQuery = ListQuery(CUSTOMER_SORTS, {});
 export type CustomerListQuery = Static<typeof CustomerListQuery>;
 
 export const CustomerEnvelope = Envelope(Customer);

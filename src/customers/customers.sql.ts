@@ -1,7 +1,7 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Db } from '../db/index.js';
-import { ilikeAny, iso, type ListSpec } from '../shared/index.js';
-import type { Customer, UpdateCustomerInput } from './customers.schema.js';
+import { ilikeAny, iso, type ListSpec, suppliedColumns } from '../shared/index.js';
+import type { CUSTOMER_SORTS, Customer, UpdateCustomerInput } from './customers.schema.js';
 import type { CustomerTable } from './customers.tables.js';
 
 // The password hash is never selected for output.
@@ -19,7 +19,7 @@ export const COLUMNS = [
 ] as const;
 export type CustomerRow = Pick<Selectable<CustomerTable>, (typeof COLUMNS)[number]>;
 
-export const listSpec: ListSpec = {
+export const listSpec: ListSpec<typeof CUSTOMER_SORTS> = {
   sorts: { createdAt: sql`created_at` },
   idColumn: sql`id`,
   search: ilikeAny(['user_name', 'email', 'first_name', 'last_name', 'phone_number', 'business_name']),
@@ -42,14 +42,13 @@ export function toCustomerOutput(row: CustomerRow): Customer {
 
 /** The supplied profile fields as column values; absent ones are left out so PATCH keeps them. */
 export function toProfileColumns(input: UpdateCustomerInput): Updateable<CustomerTable> {
-  const columns: Record<string, unknown> = {
+  return suppliedColumns({
     email: input.email,
     first_name: input.firstName,
     last_name: input.lastName,
     business_name: input.businessName,
     phone_number: input.phoneNumber,
-  };
-  return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
+  });
 }
 
 export function selectCustomers(db: Db, storeId: string) {

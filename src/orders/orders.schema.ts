@@ -113,7 +113,8 @@ export const UpdateOrderBody = Body({
 });
 export type UpdateOrderInput = Static<typeof UpdateOrderBody>;
 
-export const OrderListQuery = ListQuery(['createdAt', 'totalAmount'], {
+export const ORDER_SORTS = ['createdAt', 'totalAmount'] as const;
+export const OrderListQuery = ListQuery(ORDER_SORTS, {
   status: Optional(Type.String({ maxLength: 255, description: 'exact orderStatus' })),
   paymentStatus: Optional(Type.String({ maxLength: 255, description: 'exact paymentStatus' })),
   userId: Optional(Type.String({ pattern: ID_PATTERN, description: "the customer's orders" })),

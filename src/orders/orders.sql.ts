@@ -1,7 +1,7 @@
 import { type Insertable, type Selectable, sql, type UpdateObject } from 'kysely';
 import type { DB, Db } from '../db/index.js';
 import { ilikeAny, iso, type ListSpec, numberOrNull } from '../shared/index.js';
-import { CartItem, type Order, OrderAddress, Refund, TrackingInfo, type UpdateOrderInput } from './orders.schema.js';
+import { CartItem, type ORDER_SORTS, type Order, OrderAddress, Refund, TrackingInfo, type UpdateOrderInput } from './orders.schema.js';
 import type { OrderTable } from './orders.tables.js';
 
 export const COLUMNS = [
@@ -27,7 +27,7 @@ export const COLUMNS = [
 ] as const;
 export type OrderRow = Pick<Selectable<OrderTable>, (typeof COLUMNS)[number]>;
 
-export const listSpec: ListSpec = {
+export const listSpec: ListSpec<typeof ORDER_SORTS> = {
   sorts: { createdAt: sql`created_at`, totalAmount: sql`total_amount` },
   idColumn: sql`id`,
   // The address names are generated columns of the jsonb addresses, each with a trigram index.

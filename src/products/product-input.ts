@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import { type ErrorDetail, validationError } from '../errors.js';
 import { DOCUMENT_OR_IMAGE_TYPES, IMAGE_TYPES, type MediaObject, type MediaStore, resolveMedia } from '../media/index.js';
-import { missingReferences, suppliedSlug } from '../shared/index.js';
+import { missingReferences, suppliedColumns, suppliedSlug } from '../shared/index.js';
 import { normalizeOptions, type ProductOption } from './options.js';
 import type { ReturnConfig, UpdateProductInput } from './products.schema.js';
 import { DEFAULT_RETURN_CONFIG } from './products.sql.js';
@@ -88,20 +88,18 @@ function checkMedia(input: UpdateProductInput, ctx: ProductContext) {
 }
 
 function optionalColumns(input: UpdateProductInput): Updateable<ProductTable> {
-  const pick = <K extends keyof UpdateProductInput, C extends keyof ProductTable>(key: K, column: C) =>
-    input[key] !== undefined ? { [column]: input[key] } : {};
-  return {
-    ...(input.title !== undefined ? { title: input.title.trim() } : {}),
-    ...pick('description', 'description'),
-    ...pick('status', 'status'),
-    ...pick('badge', 'badge'),
-    ...pick('price', 'price'),
-    ...pick('totalStock', 'total_stock'),
-    ...pick('attributeSet', 'attribute_set_id'),
-    ...pick('metaTitle', 'meta_title'),
-    ...pick('metaDescription', 'meta_description'),
-    ...pick('metaKeywords', 'meta_keywords'),
-  };
+  return suppliedColumns({
+    title: input.title?.trim(),
+    description: input.description,
+    status: input.status,
+    badge: input.badge,
+    price: input.price,
+    total_stock: input.totalStock,
+    attribute_set_id: input.attributeSet,
+    meta_title: input.metaTitle,
+    meta_description: input.metaDescription,
+    meta_keywords: input.metaKeywords,
+  });
 }
 
 /**
@@ -128,9 +126,7 @@ export async function prepareProduct(
   const returnConfig = JSON.stringify({ ...DEFAULT_RETURN_CONFIG, ...current?.return_config, ...input.returnConfig });
   const columns: Updateable<ProductTable> = {
     ...optionalColumns(input),
-    ...(prices.givenCompare !== undefined ? { compare_price: prices.givenCompare } : {}),
-    ...(media.images !== undefined ? { images: media.images } : {}),
-    ...(media.sizeChart !== undefined ? { size_chart: media.sizeChart } : {}),
+    ...suppliedColumns({ compare_price: prices.givenCompare, images: media.images, size_chart: media.sizeChart }),
     ...(options ? { options: JSON.stringify(options.options) } : {}),
     ...(input.returnConfig ? { return_config: returnConfig } : {}),
   };

@@ -4,12 +4,11 @@ import type { Db } from '../db/index.js';
 import { type Tx, withTx } from '../db/index.js';
 import { AppError, notFound } from '../errors.js';
 import { storeMedia } from '../media/index.js';
-import { isId, newId, paginationOf, runList } from '../shared/index.js';
+import { deleteRecord, isId, newId, paginationOf, runList } from '../shared/index.js';
 import { assertHandleFree, insertProduct } from './handles.js';
 import { type PreparedProduct, type ProductContext, prepareProduct } from './product-input.js';
 import type { CreateProductInput, Product, ProductListQuery, UpdateProductInput } from './products.schema.js';
 import {
-  deleteProductRow,
   lockProduct,
   type ProductRow,
   type ProductWithRelationsRow,
@@ -100,10 +99,7 @@ export async function updateProduct(db: Tx, storeId: string, id: string, input: 
 
 /** Variants, their attribute combinations and collection memberships go with it (foreign-key cascades). */
 export async function deleteProduct(db: Db, storeId: string, id: string): Promise<{ id: string }> {
-  if (!isId(id)) throw missing();
-  const row = await withTx(db, (trx) => deleteProductRow(trx, storeId, id));
-  if (!row) throw missing();
-  return { id: row.id };
+  return withTx(db, (trx) => deleteRecord(trx, 'products', storeId, id, missing));
 }
 
 /** Filters of the list that only narrow it: `?collection=` naming no collection of the store is an empty page. */

@@ -3,7 +3,7 @@ import { collectionIdsColumn } from '../collections/index.js';
 import type { Db } from '../db/index.js';
 import type { ListSpec } from '../shared/index.js';
 import { iso, numberOrNull } from '../shared/index.js';
-import type { Product, ReturnConfig, Variant } from './products.schema.js';
+import type { PRODUCT_SORTS, Product, ReturnConfig, Variant } from './products.schema.js';
 import type { ProductTable, VariantTable } from './products.tables.js';
 
 /**
@@ -57,7 +57,7 @@ export const DEFAULT_RETURN_CONFIG: ReturnConfig = {
   customReturnWindow: null,
 };
 
-export const productListSpec: ListSpec = {
+export const productListSpec: ListSpec<typeof PRODUCT_SORTS> = {
   sorts: {
     createdAt: sql`products.created_at`,
     price: sql`products.price`,
@@ -100,10 +100,6 @@ export function updateProductRow(db: Db, storeId: string, id: string, changes: U
     .where('id', '=', id)
     .returning(['id', 'handle'])
     .executeTakeFirstOrThrow();
-}
-
-export function deleteProductRow(db: Db, storeId: string, id: string) {
-  return db.deleteFrom('products').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst();
 }
 
 export async function productExists(db: Db, storeId: string, id: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
-import { isId } from '../shared/index.js';
+import { isId, suppliedColumns } from '../shared/index.js';
 import { linkVariantValues } from './option-attributes.js';
 import { type ProductOption, planVariants, skuOf } from './options.js';
 import type { UpdateVariantInput, Variant } from './products.schema.js';
@@ -73,10 +73,13 @@ export async function updateVariant(db: Tx, storeId: string, productId: string, 
   checkVariantPrices(current, input);
   const now = new Date();
   const row = await updateVariantRow(db, storeId, variantId, {
-    ...(input.price !== undefined ? { price: input.price } : {}),
-    ...(input.salePrice !== undefined ? { sale_price: input.salePrice } : {}),
-    ...(input.stock !== undefined ? { stock: input.stock } : {}),
-    ...(input.sku !== undefined ? { sku: input.sku?.trim() || null } : {}),
+    ...suppliedColumns({
+      price: input.price,
+      sale_price: input.salePrice,
+      stock: input.stock,
+      // an empty or blank SKU clears it
+      sku: input.sku === undefined ? undefined : input.sku?.trim() || null,
+    }),
     updated_at: now,
   });
   await touchProduct(db, storeId, productId, now);

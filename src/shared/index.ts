@@ -2,6 +2,7 @@
 
 export { EMAIL, Email, MAX_PASSWORD, MIN_PASSWORD, Password } from './account.schema.js';
 export { API_KEY_PATTERN, generateApiKey, hashApiKey } from './api-key-format.js';
+export { suppliedColumns } from './columns.js';
 export {
   ALIAS_OF,
   Alias,
@@ -24,8 +25,8 @@ export {
 } from './common.schema.js';
 export { iso, isoOrNull, numberOrNull, ok, okList } from './envelope.js';
 export { isId, newId } from './ids.js';
-export { escapeLike, ilikeAny, ListQuery, type ListSpec, paginationOf, runList } from './list.js';
+export { escapeLike, ilikeAny, ListQuery, type ListSpec, paginationOf, runList, type SortKeys } from './list.js';
 export { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
-export { assertReference, lockRecord, missingReferences, recordExists } from './references.js';
+export { assertReference, deleteRecord, lockRecord, missingReferences, recordExists } from './references.js';
 export { ALL_SCOPES, hasScope } from './scopes.js';
 export { insertWithFreeSlug, slugBase, suppliedSlug, toSlug } from './slug.js';

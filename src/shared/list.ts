@@ -19,7 +19,8 @@ function withDescending(sorts: readonly string[]): string[] {
 }
 
 /** The query-string schema of a list endpoint: page, limit, search, sort (only the listed values), extra filters. */
-export function ListQuery<T extends TProperties = Record<never, never>>(sortKeys: readonly string[], filters: T = {} as T) {
+export function ListQuery<T extends TProperties = Record<never, never>>(sortKeys: SortKeys, filters: T = {} as T) {
+  if (!sortKeys.includes('createdAt')) throw new Error('a list must offer the createdAt sort (the default)');
   return Type.Object({
     page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
     limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: 25 }),
@@ -29,9 +30,16 @@ export function ListQuery<T extends TProperties = Record<never, never>>(sortKeys
   });
 }
 
-export interface ListSpec {
+/** A list's sort keys (without '-'), declared once next to its query schema (`as const`). */
+export type SortKeys = readonly string[];
+
+/**
+ * `ListSpec<typeof X_SORTS>` makes the compiler demand SQL for exactly the keys the query schema
+ * accepts: a key missing here or unknown there does not compile.
+ */
+export interface ListSpec<Keys extends SortKeys = SortKeys> {
   /** sort key (without '-') -> a fixed SQL fragment; user input never becomes SQL text */
-  sorts: Record<string, RawBuilder<unknown>>;
+  sorts: Record<Keys[number], RawBuilder<unknown>>;
   /** the id column used to break ties so pages never repeat or skip */
   idColumn: RawBuilder<unknown>;
   /** builds the search condition from an escaped ILIKE pattern */
@@ -73,7 +81,9 @@ export async function runList<DB, TB extends keyof DB, O>(base: SelectQueryBuild
   const filtered = params.search ? base.where(spec.search(likePattern(params.search))) : base;
   const descending = params.sort.startsWith('-');
   const key = descending ? params.sort.slice(1) : params.sort;
-  const sortExpression = spec.sorts[key] ?? spec.sorts.createdAt;
+  const sortExpression = Object.hasOwn(spec.sorts, key) ? spec.sorts[key] : undefined;
+  // The query schema only admits declared keys, so a miss is a spec out of step with its schema.
+  if (!sortExpression) throw new Error(`list sort "${key}" has no SQL in its list spec`);
   const direction = descending ? sql`DESC` : sql`ASC`;
   const ordered = <T extends SelectQueryBuilder<DB, TB, unknown>>(query: T) =>
     query.orderBy(sql`${sortExpression} ${direction}`).orderBy(sql`${spec.idColumn} ${direction}`) as T;

@@ -52,3 +52,18 @@ export async function lockRecord(trx: Tx, table: StoreTable, storeId: string, id
   }>`select id from ${sql.table(table)} where store_id = ${storeId} and id = ${id} for no key update`.execute(trx);
   return found.rows.length > 0;
 }
+
+/**
+ * Deletes the store's record `id` from `table` and returns its id; `notFound()` when there is none.
+ * The id guard here is the one every delete shares: callers other than HTTP (CLI, imports) pass
+ * unchecked ids too.
+ */
+export async function deleteRecord(db: Db, table: StoreTable, storeId: string, id: string, notFound: () => Error): Promise<{ id: string }> {
+  if (!isId(id)) throw notFound();
+  const deleted = await sql<{
+    id: string;
+  }>`delete from ${sql.table(table)} where store_id = ${storeId} and id = ${id} returning id`.execute(db);
+  const row = deleted.rows[0];
+  if (!row) throw notFound();
+  return { id: row.id };
+}

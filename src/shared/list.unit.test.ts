@@ -1,0 +1,26 @@
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { ListQuery, type ListSpec, runList } from './list.js';
+
+const db = new Kysely<{ things: { id: string } }>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (k) => new PostgresIntrospector(k),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+describe('list spec and query schema in step', () => {
+  it('refuses a sort key the spec has no SQL for instead of silently sorting by createdAt', async () => {
+    const spec: ListSpec = { sorts: { createdAt: sql`created_at` }, idColumn: sql`id`, search: () => sql`true` };
+    const base = db.selectFrom('things').selectAll();
+    await expect(runList(base, { page: 1, limit: 10, sort: '-name' }, spec)).rejects.toThrow(/sort "name"/);
+    await expect(runList(base, { page: 1, limit: 10, sort: 'toString' }, spec)).rejects.toThrow(/sort "toString"/);
+  });
+
+  it('requires every list to offer the default createdAt sort', () => {
+    expect(() => ListQuery(['name'])).toThrow(/createdAt/);
+    expect(ListQuery(['createdAt', 'name']).properties.sort.enum).toEqual(['createdAt', '-createdAt', 'name', '-name']);
+  });
+});
