@@ -1,6 +1,6 @@
 import { type ChildProcess, fork, spawnSync } from 'node:child_process';
 import { existsSync, openSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../test/support/server-process.js';
 import type { BenchTarget } from './database.js';
 import { type IpcPeer, ipcPeer } from './ipc.js';
 
@@ -21,17 +21,6 @@ export interface Child {
 export interface ServerChild extends Child {
   url: string;
   pid: number;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 function wrap(name: string, child: ChildProcess): Child {
