@@ -19,6 +19,7 @@ import { registerCollectionRoutes } from './collections/index.js';
 import type { Config } from './config.js';
 import { registerCustomerRoutes } from './customers/index.js';
 import type { Database } from './db/index.js';
+import { registerEventRoutes } from './events/index.js';
 import { handleError } from './errors.js';
 import type { App, AppContext } from './http/index.js';
 import {
@@ -111,6 +112,7 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
       await registerCustomerRoutes(api, ctx);
       await registerAddressRoutes(api, ctx);
       await registerOrderRoutes(api, ctx);
+      await registerEventRoutes(api, ctx);
     },
     { prefix: '/api/v1' },
   );

@@ -30,6 +30,8 @@ export interface Config {
   dbPoolSize: number;
   /** seconds an Idempotency-Key's outcome is kept (then the key is free again) */
   idempotencyTtl: number;
+  /** days an event stays in the feed (then the background purge deletes it) */
+  eventRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -148,5 +150,6 @@ export function loadConfig(env: Env = process.env): Config {
     mediaMaxImages: readInt(env, 'STOREFRONT_MEDIA_MAX_IMAGES', 250, 1, 10_000),
     ...readServerLimits(env),
     idempotencyTtl: readInt(env, 'STOREFRONT_IDEMPOTENCY_TTL', 86_400, 1, 31_536_000),
+    eventRetentionDays: readInt(env, 'STOREFRONT_EVENT_RETENTION_DAYS', 30, 1, 3650),
   };
 }

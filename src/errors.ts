@@ -58,6 +58,8 @@ export const UNIQUE_FIELDS: Readonly<Record<string, string>> = {
   // Only reachable if the customer lock were bypassed; named so the error still says which field.
   addresses_default_key: 'isDefault',
   orders_custom_order_id_key: 'customOrderId',
+  // Event ids are generated; only reachable if two generated ids collided.
+  events_store_id_idx: 'id',
 };
 
 interface PgLikeError {

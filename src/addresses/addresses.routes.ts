@@ -1,3 +1,4 @@
+import type { EventType } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
 import { IdParams, ok } from '../shared/index.js';
@@ -7,7 +8,7 @@ import { createAddress, deleteAddress, getAddress, listAddresses, updateAddress 
 const tags = ['Addresses'];
 // Addresses are part of the customer resource (CONTRACT §4).
 const read = { scope: 'customers:read' };
-const write = { scope: 'customers:write' };
+const write = (event: EventType) => ({ scope: 'customers:write', event });
 
 export async function registerAddressRoutes(app: App, ctx: AppContext): Promise<void> {
   const { db } = ctx;
@@ -27,7 +28,7 @@ export async function registerAddressRoutes(app: App, ctx: AppContext): Promise<
   app.post(
     '/customers/:customerId/addresses',
     {
-      config: write,
+      config: write('address.created'),
       schema: {
         tags,
         summary: 'Add an address to a customer (the first one is the default)',
@@ -47,7 +48,7 @@ export async function registerAddressRoutes(app: App, ctx: AppContext): Promise<
   app.patch(
     '/addresses/:id',
     {
-      config: write,
+      config: write('address.updated'),
       schema: { tags, summary: 'Update an address', params: IdParams, body: AddressBody, response: { 200: AddressEnvelope } },
     },
     (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => updateAddress(trx, storeId, request.params.id, request.body)),
@@ -55,7 +56,7 @@ export async function registerAddressRoutes(app: App, ctx: AppContext): Promise<
   app.delete(
     '/addresses/:id',
     {
-      config: write,
+      config: write('address.deleted'),
       schema: {
         tags,
         summary: 'Delete an address (the most recent remaining one becomes the default)',

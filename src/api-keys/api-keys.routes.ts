@@ -17,7 +17,7 @@ export async function registerApiKeyRoutes(app: App, ctx: AppContext): Promise<v
   app.post(
     '/api-keys',
     {
-      config: { tokenOnly: true },
+      config: { tokenOnly: true, event: false },
       schema: { tags, summary: 'Create an API key (shown once)', body: CreateApiKeyBody, response: { 201: ApiKeyEnvelope } },
     },
     (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => createApiKey(trx, storeId, request.body), 201),
@@ -25,7 +25,10 @@ export async function registerApiKeyRoutes(app: App, ctx: AppContext): Promise<v
 
   app.delete(
     '/api-keys/:id',
-    { config: { tokenOnly: true }, schema: { tags, summary: 'Revoke an API key', params: IdParams, response: { 200: DeletedEnvelope } } },
+    {
+      config: { tokenOnly: true, event: false },
+      schema: { tags, summary: 'Revoke an API key', params: IdParams, response: { 200: DeletedEnvelope } },
+    },
     (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => revokeApiKey(trx, storeId, request.params.id)),
   );
 }

@@ -1,3 +1,4 @@
+import type { EventType } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
 import { DeletedEnvelope, IdParams, ok, okList } from '../shared/index.js';
@@ -18,7 +19,7 @@ import {
 
 const tags = ['Attribute sets'];
 const read = { scope: 'attributes:read' };
-const write = { scope: 'attributes:write' };
+const write = (event: EventType) => ({ scope: 'attributes:write', event });
 
 export async function registerAttributeSetRoutes(app: App, ctx: AppContext): Promise<void> {
   registerListRoutes(app, ctx);
@@ -42,7 +43,7 @@ function registerListRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/attribute-sets',
     {
-      config: write,
+      config: write('attributeSet.created'),
       schema: { tags, summary: 'Create an attribute set', body: CreateAttributeSetBody, response: { 201: AttributeSetEnvelope } },
     },
     (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => createAttributeSet(trx, storeId, request.body), 201),
@@ -60,7 +61,7 @@ function registerItemRoutes(app: App, ctx: AppContext): void {
   app.patch(
     '/attribute-sets/:id',
     {
-      config: write,
+      config: write('attributeSet.updated'),
       schema: {
         tags,
         summary: 'Update an attribute set',
@@ -74,7 +75,7 @@ function registerItemRoutes(app: App, ctx: AppContext): void {
   app.delete(
     '/attribute-sets/:id',
     {
-      config: write,
+      config: write('attributeSet.deleted'),
       schema: {
         tags,
         summary: 'Delete an attribute set (its attributes keep existing)',

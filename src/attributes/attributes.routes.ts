@@ -1,3 +1,4 @@
+import type { EventType } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
 import { DeletedEnvelope, IdParams, ok, okList } from '../shared/index.js';
@@ -13,7 +14,7 @@ import { createAttribute, deleteAttribute, getAttribute, listAttributes, updateA
 
 const tags = ['Attributes'];
 const read = { scope: 'attributes:read' };
-const write = { scope: 'attributes:write' };
+const write = (event: EventType) => ({ scope: 'attributes:write', event });
 
 export async function registerAttributeRoutes(app: App, ctx: AppContext): Promise<void> {
   registerListRoutes(app, ctx);
@@ -37,7 +38,7 @@ function registerListRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/attributes',
     {
-      config: write,
+      config: write('attribute.created'),
       schema: {
         tags,
         summary: 'Create an attribute (values upserted by name)',
@@ -63,7 +64,7 @@ function registerItemRoutes(app: App, ctx: AppContext): void {
   app.patch(
     '/attributes/:id',
     {
-      config: write,
+      config: write('attribute.updated'),
       schema: { tags, summary: 'Update an attribute', params: IdParams, body: UpdateAttributeBody, response: { 200: AttributeEnvelope } },
     },
     (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => updateAttribute(trx, storeId, request.params.id, request.body)),
@@ -71,7 +72,7 @@ function registerItemRoutes(app: App, ctx: AppContext): void {
   app.delete(
     '/attributes/:id',
     {
-      config: write,
+      config: write('attribute.deleted'),
       schema: { tags, summary: 'Delete an attribute and its values', params: IdParams, response: { 200: DeletedEnvelope } },
     },
     (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => deleteAttribute(trx, storeId, request.params.id)),

@@ -1,3 +1,4 @@
+import type { EventType } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
 import { DeletedEnvelope, IdParams, ok, okList } from '../shared/index.js';
@@ -13,7 +14,7 @@ import { createCollection, deleteCollection, getCollection, listCollections, upd
 
 const tags = ['Collections'];
 const read = { scope: 'collections:read' };
-const write = { scope: 'collections:write' };
+const write = (event: EventType) => ({ scope: 'collections:write', event });
 
 function registerReads(app: App, { db }: AppContext): void {
   app.get(
@@ -37,13 +38,16 @@ function registerReads(app: App, { db }: AppContext): void {
 function registerWrites(app: App, ctx: AppContext, uploads: ImageUploads): void {
   app.post(
     '/collections',
-    { config: write, schema: { tags, summary: 'Create a collection', body: CreateCollectionBody, response: { 201: CollectionEnvelope } } },
+    {
+      config: write('collection.created'),
+      schema: { tags, summary: 'Create a collection', body: CreateCollectionBody, response: { 201: CollectionEnvelope } },
+    },
     (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => createCollection(trx, storeId, request.body, uploads), 201),
   );
   app.patch(
     '/collections/:id',
     {
-      config: write,
+      config: write('collection.updated'),
       schema: { tags, summary: 'Update a collection', params: IdParams, body: UpdateCollectionBody, response: { 200: CollectionEnvelope } },
     },
     (request, reply) =>
@@ -52,7 +56,7 @@ function registerWrites(app: App, ctx: AppContext, uploads: ImageUploads): void 
   app.delete(
     '/collections/:id',
     {
-      config: write,
+      config: write('collection.deleted'),
       schema: {
         tags,
         summary: 'Delete a collection (children are detached, memberships removed)',

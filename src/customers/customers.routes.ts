@@ -1,3 +1,4 @@
+import type { EventType } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
 import { hashPassword, IdParams, ok, okList } from '../shared/index.js';
@@ -6,7 +7,7 @@ import { createCustomer, getCustomer, listCustomers, updateCustomer } from './cu
 
 const tags = ['Customers'];
 const read = { scope: 'customers:read' };
-const write = { scope: 'customers:write' };
+const write = (event: EventType) => ({ scope: 'customers:write', event });
 
 // No DELETE: SPEC shows none (customers own order history); the router answers 405 with Allow.
 export async function registerCustomerRoutes(app: App, ctx: AppContext): Promise<void> {
@@ -22,7 +23,7 @@ export async function registerCustomerRoutes(app: App, ctx: AppContext): Promise
   app.post(
     '/customers',
     {
-      config: write,
+      config: write('customer.created'),
       schema: {
         tags,
         summary: 'Create a customer (with an optional first address)',
@@ -44,7 +45,7 @@ export async function registerCustomerRoutes(app: App, ctx: AppContext): Promise
   app.patch(
     '/customers/:id',
     {
-      config: write,
+      config: write('customer.updated'),
       schema: { tags, summary: 'Update a customer', params: IdParams, body: UpdateCustomerBody, response: { 200: CustomerEnvelope } },
     },
     (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => updateCustomer(trx, storeId, request.params.id, request.body)),

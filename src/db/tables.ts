@@ -4,6 +4,7 @@ import type { AttributeSetTables } from '../attribute-sets/index.js';
 import type { AttributeTables } from '../attributes/index.js';
 import type { CollectionTables } from '../collections/index.js';
 import type { CustomerTables } from '../customers/index.js';
+import type { EventTables } from '../events/index.js';
 import type { IdempotencyTables } from '../idempotency/index.js';
 import type { OrderTables } from '../orders/index.js';
 import type { ProductTables } from '../products/index.js';
@@ -23,4 +24,5 @@ export interface DB
     CustomerTables,
     AddressTables,
     IdempotencyTables,
+    EventTables,
     OrderTables {}

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
+import type { EventType } from '../events/index.js';
 import type { MediaStore } from '../media/index.js';
 
 export type App = FastifyInstance<
@@ -40,5 +41,10 @@ declare module 'fastify' {
     tokenOnly?: boolean;
     /** the response is one record and carries its ETag (set from the response schema, see http/safe-writes.ts) */
     etag?: boolean;
+    /**
+     * the event a write appends (docs/events.md), or false for a write that is not a change of the store's
+     * records (API keys); every write declares it (http/safe-writes.ts refuses a write route without)
+     */
+    event?: EventType | false;
   }
 }

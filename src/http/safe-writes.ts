@@ -1,5 +1,7 @@
 import type { RouteOptions } from 'fastify';
+import { eventPurge } from '../events/index.js';
 import { answerInvalidRetry, claimKey, startKeyPurge } from '../idempotency/index.js';
+import { startPurgeLoop } from '../shared/index.js';
 import type { App, AppContext } from './context.js';
 import { answerNotModified, carriesOneRecord, setEtag } from './etag.js';
 
@@ -34,6 +36,12 @@ function documentHeader(route: RouteOptions, name: string, description: string):
 
 /** A write claims its key before validation; the key's outcome wins over a body that now fails validation. */
 function addKeys(route: RouteOptions, invalidRetry: ReturnType<typeof answerInvalidRetry>): void {
+  // Declared, never defaulted: a new write route that forgets its event fails at start, not in a consumer's feed.
+  if (route.config?.event === undefined) {
+    throw new Error(
+      `${String(route.method)} ${route.url}: declare config.event (its event type, or false for a write that changes no record)`,
+    );
+  }
   appendHook(route, 'preValidation', claimKey);
   documentHeader(route, 'idempotency-key', 'Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md)');
   // A route's own error handler would have to chain to this one; none needs one, so none may have one.
@@ -57,7 +65,8 @@ function addVersions(route: RouteOptions): void {
  * each write claims its Idempotency-Key before validation (sendWrite records the outcome); each route
  * whose response schema is one record gets ETags (decided from the schema, so no route repeats it; a
  * route opts out with `config: { etag: false }`). The background purge of expired keys runs while the
- * app is open. If-Match is checked in sendWrite, given the route's `current` loader.
+ * app is open, and so does the retention purge of the event feed. If-Match is checked in sendWrite,
+ * given the route's `current` loader; each write declares its event (`config.event`), appended by sendWrite.
  */
 export function registerSafeWrites(api: App, ctx: AppContext): void {
   const invalidRetry = answerInvalidRetry(ctx.db);
@@ -65,6 +74,10 @@ export function registerSafeWrites(api: App, ctx: AppContext): void {
     if (isKeyedWrite(route)) addKeys(route, invalidRetry);
     addVersions(route);
   });
-  const stopPurge = startKeyPurge(ctx.db, ctx.config.idempotencyTtl, api.log);
-  api.addHook('onClose', async () => stopPurge());
+  const stopKeyPurge = startKeyPurge(ctx.db, ctx.config.idempotencyTtl, api.log);
+  const stopEventPurge = startPurgeLoop(eventPurge(ctx.db, ctx.config.eventRetentionDays), api.log);
+  api.addHook('onClose', async () => {
+    stopKeyPurge();
+    stopEventPurge();
+  });
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Tx, withTx } from '../db/index.js';
 import { type AppError, errorEnvelope } from '../errors.js';
+import { appendEvents, type EventType } from '../events/index.js';
 import { claimFor, executeOnce, type Recording, sendReplay } from '../idempotency/index.js';
 import { ok } from '../shared/index.js';
 import type { AppContext } from './context.js';
@@ -14,6 +15,8 @@ export interface WriteOptions {
   status?: 200 | 201;
   /** for PATCH and DELETE of a record: reads it as GET returns it, row locked, so If-Match is checked atomically */
   current?: CurrentLoader;
+  /** the event's data when it is not the work's result: a variant's change is its product's event */
+  eventData?: (trx: Tx, storeId: string) => Promise<object>;
 }
 
 type Sent<T> = { success: true; data: T } | undefined;
@@ -31,9 +34,10 @@ export async function sendWrite<T>(
   work: WriteWork<T>,
   options: 200 | 201 | WriteOptions = 200,
 ): Promise<Sent<T>> {
-  const { status = 200, current } = typeof options === 'number' ? { status: options } : options;
+  const { status = 200, current: loader, eventData } = typeof options === 'number' ? { status: options } : options;
   const { storeId } = request.auth;
-  const guarded = guardedByIfMatch(request, current, work);
+  const current = oncePerTransaction(loader);
+  const guarded = withEvent(request, { current, eventData }, guardedByIfMatch(request, current, work));
   const claim = claimFor(request);
   if (!claim) {
     const data = await withTx(ctx.db, (trx) => guarded(trx, storeId));
@@ -50,6 +54,44 @@ export async function sendWrite<T>(
   if ('error' in execution) throw execution.error;
   reply.status(status);
   return ok(execution.data);
+}
+
+/**
+ * The work, then the route's event (config.event) and the derived ones its work noted, in the same
+ * transaction: a rolled-back write has none, a replay never runs this. A delete's data is the record as
+ * it was (the route's `current` loader, read before the work); without a loader, what the work returned.
+ */
+function withEvent<T>(request: FastifyRequest, sources: Pick<WriteOptions, 'current' | 'eventData'>, work: WriteWork<T>): WriteWork<T> {
+  const type = request.routeOptions.config.event;
+  if (!type) return work;
+  return async (trx, storeId) => {
+    const before = isDelete(type) && sources.current ? await sources.current(trx, storeId) : null;
+    const result = await work(trx, storeId);
+    const data = before ?? (sources.eventData ? await sources.eventData(trx, storeId) : recordOf(result, request));
+    await appendEvents(trx, storeId, { type, data });
+    return result;
+  };
+}
+
+const isDelete = (type: EventType) => type.endsWith('.deleted');
+
+/** The record a write returned, or at least its id (DELETE /addresses/{id} returns null). */
+function recordOf(result: unknown, request: FastifyRequest): object {
+  if (result !== null && typeof result === 'object' && 'id' in result) return result;
+  return { id: (request.params as { id?: string }).id };
+}
+
+/** The loader read at most once per transaction: a delete's event and its If-Match check share one read. */
+function oncePerTransaction(current: CurrentLoader | undefined): CurrentLoader | undefined {
+  if (!current) return undefined;
+  const loaded = new WeakMap<Tx, Promise<object>>();
+  return (trx, storeId) => {
+    const known = loaded.get(trx);
+    if (known) return known;
+    const loading = current(trx, storeId);
+    loaded.set(trx, loading);
+    return loading;
+  };
 }
 
 /** The response an outcome will be, serialized by the route's own schema so a replay is byte for byte. */

@@ -1,3 +1,4 @@
+import type { EventType } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
 import { IdParams, ok, okList } from '../shared/index.js';
@@ -6,7 +7,7 @@ import { createOrder, getOrder, listOrders, updateOrder } from './orders.service
 
 const tags = ['Orders'];
 const read = { scope: 'orders:read' };
-const write = { scope: 'orders:write' };
+const write = (event: EventType) => ({ scope: 'orders:write', event });
 
 // No DELETE: orders are history (SPEC shows none); the router answers 405 with Allow.
 export async function registerOrderRoutes(app: App, ctx: AppContext): Promise<void> {
@@ -22,7 +23,7 @@ export async function registerOrderRoutes(app: App, ctx: AppContext): Promise<vo
   app.post(
     '/orders',
     {
-      config: write,
+      config: write('order.created'),
       schema: {
         tags,
         summary: 'Create an order (custom checkout or migration)',
@@ -40,7 +41,7 @@ export async function registerOrderRoutes(app: App, ctx: AppContext): Promise<vo
   app.patch(
     '/orders/:id',
     {
-      config: write,
+      config: write('order.updated'),
       schema: {
         tags,
         summary: 'Update status, payment status, tracking (replaced) and refund (merged)',

@@ -1,5 +1,6 @@
 import { productsInCollection } from '../collections/index.js';
 import { forbidden } from '../errors.js';
+import type { EventType } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
 import { DeletedEnvelope, hasScope, IdParams, ok, okList } from '../shared/index.js';
@@ -21,7 +22,7 @@ import { listVariants, updateVariant } from './variants.service.js';
 
 const tags = ['Products'];
 const read = { scope: 'products:read' };
-const write = { scope: 'products:write' };
+const write = (event: EventType) => ({ scope: 'products:write', event });
 
 export async function registerProductRoutes(app: App, ctx: AppContext): Promise<void> {
   registerListRoutes(app, ctx);
@@ -44,7 +45,7 @@ function registerListRoutes(app: App, ctx: AppContext): void {
   app.post(
     '/products',
     {
-      config: write,
+      config: write('product.created'),
       schema: {
         tags,
         summary: 'Create a product (variants generated from options)',
@@ -67,7 +68,7 @@ function registerItemRoutes(app: App, ctx: AppContext): void {
   app.patch(
     '/products/:id',
     {
-      config: write,
+      config: write('product.updated'),
       schema: {
         tags,
         summary: 'Update a product (options resync variants)',
@@ -84,7 +85,7 @@ function registerItemRoutes(app: App, ctx: AppContext): void {
   app.delete(
     '/products/:id',
     {
-      config: write,
+      config: write('product.deleted'),
       schema: { tags, summary: 'Delete a product, its variants and memberships', params: IdParams, response: { 200: DeletedEnvelope } },
     },
     (request, reply) =>
@@ -104,7 +105,7 @@ function registerVariantRoutes(app: App, ctx: AppContext): void {
   app.patch(
     '/products/:id/variants/:variantId',
     {
-      config: write,
+      config: write('product.updated'),
       schema: { tags, summary: 'Update a variant', params: VariantParams, body: UpdateVariantBody, response: { 200: VariantEnvelope } },
     },
     (request, reply) =>
@@ -115,6 +116,8 @@ function registerVariantRoutes(app: App, ctx: AppContext): void {
         (trx, storeId) => updateVariant(trx, storeId, request.params.id, request.params.variantId, request.body),
         {
           current: currentVariant(request.params.id, request.params.variantId),
+          // A variant's change is its product's: the event carries the product as GET returns it.
+          eventData: (trx, storeId) => getProduct(trx, storeId, request.params.id),
         },
       ),
   );

@@ -1,0 +1,56 @@
+import { sql } from 'kysely';
+import type { Db, Tx } from '../db/index.js';
+import { newId } from '../shared/index.js';
+import type { NewEvent, Position } from './types.js';
+
+/** Appends events in the writing transaction: xid (the transaction) and seq (their order) come from defaults. */
+export async function insertEvents(trx: Tx, storeId: string, events: NewEvent[]): Promise<void> {
+  await trx
+    .insertInto('events')
+    .values(events.map(({ type, data }) => ({ store_id: storeId, id: newId(), type, data: JSON.stringify(data) })))
+    .execute();
+}
+
+export interface EventRow extends Position {
+  id: string;
+  type: string;
+  data: unknown;
+  created_at: Date;
+}
+
+/**
+ * The store's events after `from`, in feed order, of transactions that were finished when this statement's
+ * snapshot was taken: every transaction still running (or not yet started) has an xid at or above the
+ * snapshot's xmin, so whatever it writes lands after the last position returned here (docs/events.md).
+ */
+export async function eventsAfter(db: Db, storeId: string, from: Position, types: readonly string[], limit: number): Promise<EventRow[]> {
+  let query = db
+    .selectFrom('events')
+    .select(['id', 'type', 'data', 'created_at', sql<string>`xid::text`.as('xid'), sql<string>`seq::text`.as('seq')])
+    .where('store_id', '=', storeId)
+    .where(sql<boolean>`(xid, seq) > (${from.xid}::xid8, ${from.seq}::bigint)`)
+    .where(sql<boolean>`xid < pg_snapshot_xmin(pg_current_snapshot())`);
+  if (types.length) query = query.where('type', 'in', types);
+  return query.orderBy('xid').orderBy('seq').limit(limit).execute();
+}
+
+/** Where a store's event sits in the feed (for `after=<event id>`). */
+export async function positionOf(db: Db, storeId: string, id: string): Promise<Position | undefined> {
+  return db
+    .selectFrom('events')
+    .select([sql<string>`xid::text`.as('xid'), sql<string>`seq::text`.as('seq')])
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Deletes up to `batch` events of any store older than the retention; rows another purger holds are skipped. */
+export async function purgeOldBatch(db: Db, retentionDays: number, batch: number): Promise<number> {
+  const result = await sql`
+    DELETE FROM events
+    WHERE (store_id, xid, seq) IN (
+      SELECT store_id, xid, seq FROM events WHERE created_at < now() - make_interval(days => ${retentionDays})
+      ORDER BY created_at LIMIT ${batch} FOR UPDATE SKIP LOCKED
+    )`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}

@@ -1,0 +1,57 @@
+import type { Tx } from '../db/index.js';
+import { AppError } from '../errors.js';
+import { insertEvents } from './events.sql.js';
+import type { EventType, NewEvent } from './types.js';
+
+/** A derived change: another record whose representation the write changed, read as GET returns it at the end. */
+interface Noted {
+  type: EventType;
+  load: () => Promise<object>;
+}
+
+// Keyed by the write's transaction: a retried transaction is a new handle and starts with nothing noted.
+const notedBy = new WeakMap<Tx, Map<string, Noted>>();
+
+const keyOf = (type: EventType, id: string) => `${type.slice(0, type.indexOf('.'))}:${id}`;
+
+/**
+ * Notes that the write changes another record's representation (a product's collections when a
+ * collection's manual members change, a parent's children, attributes upserted by product options): its
+ * event is appended with the write's own, with the record as it is when the write's work is done. One event
+ * per record and write; the first type noted wins (a record created and then updated is `created`).
+ */
+export function noteChange(trx: Tx, type: EventType, id: string, load: () => Promise<object>): void {
+  let noted = notedBy.get(trx);
+  if (!noted) {
+    noted = new Map();
+    notedBy.set(trx, noted);
+  }
+  const key = keyOf(type, id);
+  if (!noted.has(key)) noted.set(key, { type, load });
+}
+
+/**
+ * Appends the write's own event (if it has one) and the derived ones noted during its work, in the write's
+ * transaction, in one statement. A derived record that no longer exists (the write deleted it) is skipped.
+ */
+export async function appendEvents(trx: Tx, storeId: string, own: NewEvent | null): Promise<void> {
+  const noted = notedBy.get(trx);
+  notedBy.delete(trx);
+  const events = own ? [own] : [];
+  const ownKey = own && 'id' in own.data ? keyOf(own.type, String(own.data.id)) : null;
+  for (const [key, { type, load }] of noted ?? []) {
+    if (key === ownKey) continue;
+    const data = await loadUnlessGone(load);
+    if (data) events.push({ type, data });
+  }
+  if (events.length) await insertEvents(trx, storeId, events);
+}
+
+async function loadUnlessGone(load: () => Promise<object>): Promise<object | null> {
+  try {
+    return await load();
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) return null;
+    throw error;
+  }
+}
