@@ -25,7 +25,11 @@ export async function listEvents(db: Db, storeId: string, query: EventsQuery): P
       createdAt: iso(row.created_at),
       data: row.data as Event['data'],
     })),
-    pagination: { limit: walk.limit, nextCursor: encodeCursor(last ?? from, walk), hasMore: rows.length > walk.limit },
+    pagination: {
+      limit: walk.limit,
+      nextCursor: encodeCursor(last ? { xid: last.at_xid, seq: last.at_seq } : from, walk),
+      hasMore: rows.length > walk.limit,
+    },
   };
 }
 

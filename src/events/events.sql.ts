@@ -11,8 +11,10 @@ export async function insertEvents(trx: Tx, storeId: string, events: NewEvent[])
     .execute();
 }
 
-export interface EventRow extends Position {
+export interface EventRow {
   id: string;
+  at_xid: string;
+  at_seq: string;
   type: string;
   data: unknown;
   created_at: Date;
@@ -26,12 +28,13 @@ export interface EventRow extends Position {
 export async function eventsAfter(db: Db, storeId: string, from: Position, types: readonly string[], limit: number): Promise<EventRow[]> {
   let query = db
     .selectFrom('events')
-    .select(['id', 'type', 'data', 'created_at', sql<string>`xid::text`.as('xid'), sql<string>`seq::text`.as('seq')])
+    // Read as text under other names: ORDER BY xid would otherwise sort the text aliases ('10' < '9').
+    .select(['id', 'type', 'data', 'created_at', sql<string>`xid::text`.as('at_xid'), sql<string>`seq::text`.as('at_seq')])
     .where('store_id', '=', storeId)
     .where(sql<boolean>`(xid, seq) > (${from.xid}::xid8, ${from.seq}::bigint)`)
     .where(sql<boolean>`xid < pg_snapshot_xmin(pg_current_snapshot())`);
   if (types.length) query = query.where('type', 'in', types);
-  return query.orderBy('xid').orderBy('seq').limit(limit).execute();
+  return query.orderBy('events.xid').orderBy('events.seq').limit(limit).execute();
 }
 
 /** Where a store's event sits in the feed (for `after=<event id>`). */
