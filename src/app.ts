@@ -19,8 +19,8 @@ import { registerCollectionRoutes } from './collections/index.js';
 import type { Config } from './config.js';
 import { registerCustomerRoutes } from './customers/index.js';
 import type { Database } from './db/index.js';
-import { registerEventRoutes } from './events/index.js';
 import { handleError } from './errors.js';
+import { registerEventRoutes } from './events/index.js';
 import type { App, AppContext } from './http/index.js';
 import {
   announceStrictHandling,
