@@ -18,8 +18,26 @@ interface FeedEvent {
   data: { id: string; [key: string]: unknown };
 }
 
+/**
+ * Waits until every transaction that began before now has ended, so the feed shows all of them. On
+ * PostgreSQL any transaction of the cluster (another test run, a bench) holds the feed back while it runs
+ * (docs/events.md); a fresh transaction id X is a barrier: once the oldest running xid is above X, all
+ * earlier writes are committed or gone.
+ */
+async function settled(): Promise<void> {
+  const { rows } = await sql<{ xid: string }>`SELECT pg_current_xact_id()::text AS xid`.execute(t.database.db);
+  for (let tries = 0; tries < 3000; tries++) {
+    const check = await sql<{ done: boolean }>`SELECT pg_snapshot_xmin(pg_current_snapshot()) > ${rows[0].xid}::xid8 AS done`.execute(
+      t.database.db,
+    );
+    if (check.rows[0].done) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** Every event from `cursor` (or the start) to the end of the feed, and the cursor to poll next. */
 async function readOn(store: TestStore, query = '', cursor?: string): Promise<{ events: FeedEvent[]; cursor: string }> {
+  await settled();
   const events: FeedEvent[] = [];
   let next = cursor;
   for (;;) {
@@ -211,6 +229,7 @@ describe('GET /events', () => {
   it('pages of `limit` follow each other without repeats or gaps', async () => {
     const store = await t.newStore();
     for (let i = 0; i < 7; i++) await body(store, 'POST', '/attribute-sets', { name: `S${i}` });
+    await settled();
     const first = await t.call(store, 'GET', '/events?limit=3');
     expect(first.body.data).toHaveLength(3);
     expect(first.body.pagination).toMatchObject({ limit: 3, hasMore: true });
