@@ -11,18 +11,7 @@ import { newId } from '../shared/ids.js';
 
 const PENDING_SEND_WRITE = new Set<string>([]);
 
-const PENDING_IF_MATCH = new Set([
-  'PATCH /attribute-sets/{id}',
-  'DELETE /attribute-sets/{id}',
-  'PATCH /attributes/{id}',
-  'DELETE /attributes/{id}',
-  'PATCH /collections/{id}',
-  'DELETE /collections/{id}',
-  'PATCH /customers/{id}',
-  'PATCH /addresses/{id}',
-  'DELETE /addresses/{id}',
-  'PATCH /orders/{id}',
-]);
+const PENDING_IF_MATCH = new Set<string>([]);
 
 const order = { cartItems: [{ productId: 'p', title: 'T', price: 1, quantity: 1 }], subTotal: 1, totalAmount: 1 };
 

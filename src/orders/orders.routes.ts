@@ -1,14 +1,13 @@
 import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
-import { IdParams, ok, okList } from '../shared/index.js';
+import { DeletedEnvelope, IdParams, ok, okList } from '../shared/index.js';
 import { CreateOrderBody, OrderEnvelope, OrderListEnvelope, OrderListQuery, UpdateOrderBody } from './orders.schema.js';
-import { createOrder, getOrder, listOrders, updateOrder } from './orders.service.js';
+import { createOrder, currentOrder, deleteOrder, getOrder, listOrders, updateOrder } from './orders.service.js';
 
 const tags = ['Orders'];
 const read = { scope: 'orders:read' };
 const write = { scope: 'orders:write' };
 
-// No DELETE: orders are history (SPEC shows none); the router answers 405 with Allow.
 export async function registerOrderRoutes(app: App, ctx: AppContext): Promise<void> {
   const { db } = ctx;
   app.get(
@@ -43,12 +42,27 @@ export async function registerOrderRoutes(app: App, ctx: AppContext): Promise<vo
       config: write,
       schema: {
         tags,
-        summary: 'Update status, payment status, tracking (replaced) and refund (merged)',
+        summary: 'Update status, payment status, tracking (replaced) and refund (merged); cancel with restock',
         params: IdParams,
         body: UpdateOrderBody,
         response: { 200: OrderEnvelope },
       },
     },
-    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => updateOrder(trx, storeId, request.params.id, request.body)),
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => updateOrder(trx, storeId, request.params.id, request.body), {
+        current: currentOrder(request.params.id),
+      }),
+  );
+  // Beyond SPEC, so a failed migration can be undone (CONTRACT §7); stock is not put back.
+  app.delete(
+    '/orders/:id',
+    {
+      config: write,
+      schema: { tags, summary: 'Delete an order (no restock: cancel with restock first)', params: IdParams, response: { 200: DeletedEnvelope } },
+    },
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => deleteOrder(trx, storeId, request.params.id), {
+        current: currentOrder(request.params.id),
+      }),
   );
 }

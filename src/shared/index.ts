@@ -27,6 +27,6 @@ export { iso, isoOrNull, numberOrNull, ok, okList } from './envelope.js';
 export { isId, newId } from './ids.js';
 export { escapeLike, ilikeAny, ListQuery, type ListSpec, paginationOf, runList, type SortKeys } from './list.js';
 export { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
-export { assertReference, deleteRecord, lockRecord, missingReferences, recordExists } from './references.js';
+export { assertReference, deleteRecord, lockedCurrent, lockRecord, missingReferences, recordExists } from './references.js';
 export { ALL_SCOPES, hasScope } from './scopes.js';
 export { insertWithFreeSlug, slugBase, suppliedSlug, toSlug } from './slug.js';
