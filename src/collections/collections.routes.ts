@@ -9,7 +9,14 @@ import {
   CreateCollectionBody,
   UpdateCollectionBody,
 } from './collections.schema.js';
-import { createCollection, currentCollection, deleteCollection, getCollection, listCollections, updateCollection } from './collections.service.js';
+import {
+  createCollection,
+  currentCollection,
+  deleteCollection,
+  getCollection,
+  listCollections,
+  updateCollection,
+} from './collections.service.js';
 
 const tags = ['Collections'];
 const read = { scope: 'collections:read' };

@@ -1,8 +1,8 @@
 import { createAddress } from '../addresses/index.js';
 import type { Db } from '../db/index.js';
-import { detachCustomerOrders } from '../orders/index.js';
 import { withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
+import { detachCustomerOrders } from '../orders/index.js';
 import { creationTimes, deleteRecord, isId, lockedCurrent, newId, pastTimestampDetails, runList } from '../shared/index.js';
 import type { CreateCustomerInput, Customer, CustomerListQuery, UpdateCustomerInput } from './customers.schema.js';
 import {

@@ -58,7 +58,12 @@ export async function registerOrderRoutes(app: App, ctx: AppContext): Promise<vo
     '/orders/:id',
     {
       config: write,
-      schema: { tags, summary: 'Delete an order (no restock: cancel with restock first)', params: IdParams, response: { 200: DeletedEnvelope } },
+      schema: {
+        tags,
+        summary: 'Delete an order (no restock: cancel with restock first)',
+        params: IdParams,
+        response: { 200: DeletedEnvelope },
+      },
     },
     (request, reply) =>
       sendWrite(ctx, request, reply, (trx, storeId) => deleteOrder(trx, storeId, request.params.id), {

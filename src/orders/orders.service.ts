@@ -3,7 +3,16 @@ import type { Db, Tx } from '../db/index.js';
 import { withTx } from '../db/index.js';
 import { type ErrorDetail, notFound, validationError } from '../errors.js';
 import { returnStock } from '../products/index.js';
-import { creationTimes, deleteRecord, isId, lockedCurrent, missingReferences, newId, pastTimestampDetails, runList } from '../shared/index.js';
+import {
+  creationTimes,
+  deleteRecord,
+  isId,
+  lockedCurrent,
+  missingReferences,
+  newId,
+  pastTimestampDetails,
+  runList,
+} from '../shared/index.js';
 import { generateOrderNumber } from './order-numbers.js';
 import type { CreateOrderInput, Order, OrderListQuery, UpdateOrderInput } from './orders.schema.js';
 import {
@@ -21,7 +30,7 @@ import {
   updateOrderRow,
 } from './orders.sql.js';
 import type { OrderTable } from './orders.tables.js';
-import { skuDetails, takeOrderStock } from './stock.js';
+import { takeOrderStock } from './stock.js';
 
 const GENERATION_ATTEMPTS = 8;
 const missing = () => notFound('Order');
@@ -33,14 +42,12 @@ const hasFields = (refund: object | null | undefined): refund is object => refun
 
 type NewOrder = Omit<Insertable<OrderTable>, 'custom_order_id' | 'inventory_behaviour' | 'stock_moves'>;
 
-/** The checks beyond the schema, all reported at once: a past createdAt, a userId of this store, SKUs to decrement. */
-async function checkCreate(db: Db, storeId: string, input: CreateOrderInput): Promise<void> {
-  const details: ErrorDetail[] = [
+/** The checks beyond the schema: a past createdAt, a userId of this store (reported with the stock's own checks, all at once). */
+async function createDetails(db: Db, storeId: string, input: CreateOrderInput): Promise<ErrorDetail[]> {
+  return [
     ...pastTimestampDetails(input.createdAt, 'createdAt'),
-    ...skuDetails(input),
     ...(input.userId == null ? [] : await missingReferences(db, 'customers', storeId, [input.userId], 'userId', true)),
   ];
-  if (details.length) throw validationError(details);
 }
 
 function toNewOrder(storeId: string, input: CreateOrderInput): NewOrder {
@@ -80,8 +87,8 @@ async function insertWithGeneratedNumber(db: Db, order: NewOrder) {
 /** With inventoryBehaviour "decrement" the order takes its variants' stock in the same transaction, or is not created (400, 409). */
 export function createOrder(db: Db, storeId: string, input: CreateOrderInput): Promise<Order> {
   return withTx(db, async (trx) => {
-    await checkCreate(trx, storeId, input);
-    const order = { ...toNewOrder(storeId, input), ...(await takeOrderStock(trx, storeId, input)) };
+    const details = await createDetails(trx, storeId, input);
+    const order = { ...toNewOrder(storeId, input), ...(await takeOrderStock(trx, storeId, input, details)) };
     const supplied = input.customOrderId?.trim();
     const row = supplied ? await insertOrder(trx, { ...order, custom_order_id: supplied }) : await insertWithGeneratedNumber(trx, order);
     return toOrderOutput(row);

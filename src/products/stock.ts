@@ -82,7 +82,8 @@ const columnsOf = (moves: StockMove[], sign: 1 | -1) =>
 
 /** Puts what a checkout took back, on the variants that still exist (a deleted variant has no stock to return to). */
 export async function returnStock(trx: Tx, storeId: string, moves: StockMove[], at: Date): Promise<void> {
-  const existing = new Set(await lockVariantsById(trx, storeId, moves.map((move) => move.variantId)));
+  const ids = moves.map((move) => move.variantId);
+  const existing = new Set(await lockVariantsById(trx, storeId, ids));
   const kept = moves.filter((move) => existing.has(move.variantId));
   if (kept.length) await addStock(trx, storeId, ...columnsOf(kept, 1), at);
 }
