@@ -1,6 +1,6 @@
 import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
-import { DeletedEnvelope, IdParams, ok, okList } from '../shared/index.js';
+import { DeletedEnvelope, ErrorEnvelope, IdParams, ok, okList } from '../shared/index.js';
 import { CreateOrderBody, OrderEnvelope, OrderListEnvelope, OrderListQuery, UpdateOrderBody } from './orders.schema.js';
 import { createOrder, currentOrder, deleteOrder, getOrder, listOrders, updateOrder } from './orders.service.js';
 
@@ -26,7 +26,13 @@ export async function registerOrderRoutes(app: App, ctx: AppContext): Promise<vo
         tags,
         summary: 'Create an order (custom checkout or migration)',
         body: CreateOrderBody,
-        response: { 201: OrderEnvelope },
+        response: {
+          201: OrderEnvelope,
+          409: {
+            ...ErrorEnvelope,
+            description: 'INSUFFICIENT_STOCK: inventoryBehaviour "decrement" and a variant is short (a detail per short item)',
+          },
+        },
       },
     },
     (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => createOrder(trx, storeId, request.body), 201),
