@@ -30,7 +30,7 @@ import {
   updateOrderRow,
 } from './orders.sql.js';
 import type { OrderTable } from './orders.tables.js';
-import { takeOrderStock } from './stock.js';
+import { planOrderStock, takeOrderStock } from './stock.js';
 
 const GENERATION_ATTEMPTS = 8;
 const missing = () => notFound('Order');
@@ -87,10 +87,12 @@ async function insertWithGeneratedNumber(db: Db, order: NewOrder) {
 /** With inventoryBehaviour "decrement" the order takes its variants' stock in the same transaction, or is not created (400, 409). */
 export function createOrder(db: Db, storeId: string, input: CreateOrderInput): Promise<Order> {
   return withTx(db, async (trx) => {
-    const details = await createDetails(trx, storeId, input);
-    const order = { ...toNewOrder(storeId, input), ...(await takeOrderStock(trx, storeId, input, details)) };
+    const plan = await planOrderStock(trx, storeId, input, await createDetails(trx, storeId, input));
+    const order = { ...toNewOrder(storeId, input), ...plan.columns };
     const supplied = input.customOrderId?.trim();
     const row = supplied ? await insertOrder(trx, { ...order, custom_order_id: supplied }) : await insertWithGeneratedNumber(trx, order);
+    // The stock last: the variants' row locks are then held only until the COMMIT that follows.
+    await takeOrderStock(trx, storeId, plan);
     return toOrderOutput(row);
   });
 }

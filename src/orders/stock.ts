@@ -1,48 +1,72 @@
-import type { Tx } from '../db/index.js';
+import type { Db, Tx } from '../db/index.js';
 import { AppError, type ErrorDetail, validationError } from '../errors.js';
-import { type StockProblems, takeStock } from '../products/index.js';
+import { resolveStock, type StockMove, type StockShortage, takeStock } from '../products/index.js';
 import type { CreateOrderInput } from './orders.schema.js';
 
-/** Stock for custom checkouts: what an order with inventoryBehaviour "decrement" does to its variants. */
+/**
+ * Stock for custom checkouts: what an order with inventoryBehaviour "decrement" does to its variants.
+ * Planned before the order is inserted (the variants each item names: reads only), taken after it, so
+ * the hot variants' row locks are held for one statement and the COMMIT, not for the whole create.
+ */
 
+export interface StockPlan {
+  columns: { inventory_behaviour: 'bypass' | 'decrement'; stock_moves: string | null };
+  moves: StockMove[];
+  /** for each cart item with a SKU: its index in cartItems and its variant's id */
+  items: { index: number; variantId: string }[];
+}
+
+const BYPASS: StockPlan = { columns: { inventory_behaviour: 'bypass', stock_moves: null }, moves: [], items: [] };
 const skuOf = (sku: string | null | undefined) => sku?.trim() ?? '';
 const skuDetail = (index: number, message: string): ErrorDetail => ({ field: `cartItems[${index}].sku`, in: 'body', message });
-
-/** The 400 details of the stock's problems, by cart index (`indexes` maps a stock line to its item). */
-function skuProblemDetails({ unknown, ambiguous }: StockProblems, indexes: number[]): ErrorDetail[] {
-  return [
-    ...unknown.map((line) => skuDetail(indexes[line], 'must name a variant of this store by productId and sku')),
-    ...ambiguous.map((line) => skuDetail(indexes[line], 'names more than one variant of the product (two variants share this SKU)')),
-  ];
-}
-
-function insufficientStock({ short }: StockProblems, indexes: number[]): AppError {
-  const details = short.map(({ index, available, wanted }) => ({
-    field: `cartItems[${indexes[index]}].quantity`,
-    in: 'body' as const,
-    message: `the variant has ${available} in stock; the order asks for ${wanted} of it`,
-  }));
-  return new AppError(409, 'INSUFFICIENT_STOCK', 'Not enough stock for every item: nothing was ordered and no stock changed', details);
-}
+const UNKNOWN = 'must name a variant of this store by productId and sku';
 
 /**
- * The order's stock columns. A decrement order first takes its stock: every item must name a variant
- * (400 naming `cartItems[i].sku`, with the create's other `details`, all at once), and every variant
- * must have the quantity (409 INSUFFICIENT_STOCK, a detail per short item); else nothing changes.
+ * The order's stock columns and what it will take. A decrement order names every item's variant by
+ * productId and SKU: else a 400 naming `cartItems[i].sku`, with the create's other `details`, all at once.
  */
-export async function takeOrderStock(trx: Tx, storeId: string, input: CreateOrderInput, details: ErrorDetail[]) {
+export async function planOrderStock(db: Db, storeId: string, input: CreateOrderInput, details: ErrorDetail[]): Promise<StockPlan> {
   if (input.inventoryBehaviour !== 'decrement') {
     if (details.length) throw validationError(details);
-    return { inventory_behaviour: 'bypass' as const, stock_moves: null };
+    return BYPASS;
   }
   const indexes = input.cartItems.flatMap((item, index) => (skuOf(item.sku) ? [index] : []));
   const missing = input.cartItems.flatMap((item, index) =>
     skuOf(item.sku) ? [] : [skuDetail(index, 'is required with inventoryBehaviour "decrement"')],
   );
-  const lines = indexes.map((index) => input.cartItems[index]).map((item) => ({ ...item, sku: skuOf(item.sku) }));
-  const outcome = lines.length ? await takeStock(trx, storeId, lines, new Date()) : { moves: [] };
-  const all = [...details, ...missing, ...('problems' in outcome ? skuProblemDetails(outcome.problems, indexes) : [])];
-  if (all.length) throw validationError(all);
-  if ('problems' in outcome) throw insufficientStock(outcome.problems, indexes);
-  return { inventory_behaviour: 'decrement' as const, stock_moves: JSON.stringify(outcome.moves) };
+  const lines = indexes.map((index) => ({ ...input.cartItems[index], sku: skuOf(input.cartItems[index].sku) }));
+  const resolved = lines.length ? await resolveStock(db, storeId, lines) : { moves: [], lineVariants: [] };
+  const unresolved = 'unknown' in resolved ? resolved : { unknown: [], ambiguous: [] };
+  const all = [
+    ...details,
+    ...missing,
+    ...unresolved.unknown.map((line) => skuDetail(indexes[line], UNKNOWN)),
+    ...unresolved.ambiguous.map((line) => skuDetail(indexes[line], 'names more than one variant of the product (two share this SKU)')),
+  ];
+  if (all.length || 'unknown' in resolved) throw validationError(all);
+  const items = resolved.lineVariants.map((variantId, line) => ({ index: indexes[line], variantId }));
+  return { columns: { inventory_behaviour: 'decrement', stock_moves: JSON.stringify(resolved.moves) }, moves: resolved.moves, items };
+}
+
+/** A variant deleted since the plan is a 400 on its items; a short one a 409 with a detail per item of it. */
+function shortageError(plan: StockPlan, { short, gone }: StockShortage): AppError {
+  const itemsOf = (variantId: string) => plan.items.filter((item) => item.variantId === variantId);
+  if (gone.length) return validationError(gone.flatMap((id) => itemsOf(id).map((item) => skuDetail(item.index, UNKNOWN))));
+  const wanted = new Map(plan.moves.map((move) => [move.variantId, move.quantity]));
+  const details = short.flatMap(({ variantId, available }) =>
+    itemsOf(variantId).map((item) => ({
+      field: `cartItems[${item.index}].quantity`,
+      in: 'body' as const,
+      message: `the variant has ${available} in stock; the order asks for ${wanted.get(variantId)} of it`,
+    })),
+  );
+  details.sort((a, b) => a.field.localeCompare(b.field, 'en', { numeric: true }));
+  return new AppError(409, 'INSUFFICIENT_STOCK', 'Not enough stock for every item: nothing was ordered and no stock changed', details);
+}
+
+/** Takes the planned stock, all of it, or throws (400/409) so the transaction, order included, rolls back. */
+export async function takeOrderStock(trx: Tx, storeId: string, plan: StockPlan): Promise<void> {
+  if (plan.moves.length === 0) return;
+  const shortage = await takeStock(trx, storeId, plan.moves, new Date());
+  if (shortage) throw shortageError(plan, shortage);
 }
