@@ -40,7 +40,7 @@ const jsonOrNull = (value: object | null | undefined) => (value ? json(value) : 
 /** An empty refund object says nothing: it neither creates nor changes a refund. */
 const hasFields = (refund: object | null | undefined): refund is object => refund != null && Object.keys(refund).length > 0;
 
-type NewOrder = Omit<Insertable<OrderTable>, 'custom_order_id' | 'inventory_behaviour' | 'stock_moves'>;
+type NewOrder = Omit<Insertable<OrderTable>, 'custom_order_id'>;
 
 /** The checks beyond the schema: a past createdAt, a userId of this store (reported with the stock's own checks, all at once). */
 async function createDetails(db: Db, storeId: string, input: CreateOrderInput): Promise<ErrorDetail[]> {

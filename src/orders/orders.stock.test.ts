@@ -122,6 +122,24 @@ describe('orders with inventoryBehaviour "decrement"', () => {
     expect(await orderCount(store)).toBe(0);
   });
 
+  it('a 409 with an Idempotency-Key records nothing: the same request succeeds once stock is back', async () => {
+    const store = await t.newStore();
+    const product = await productWith(store, [1]);
+    const variant = product.variants[0];
+    const body = checkout([item(product.id, variant.sku, 2)]);
+    const headers = { 'idempotency-key': 'checkout-1' };
+    expectError(await t.call(store, 'POST', '/orders', body, headers), 409, 'INSUFFICIENT_STOCK');
+    expect(await orderCount(store)).toBe(0);
+    await t.call(store, 'PATCH', `/products/${product.id}/variants/${variant.id}`, { stock: 2 });
+    const retried = await t.call(store, 'POST', '/orders', body, headers);
+    expect(retried.status).toBe(201);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+    const replayed = await t.call(store, 'POST', '/orders', body, headers);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(await stocksOf(store, product.id)).toEqual([0]);
+    expect(await orderCount(store)).toBe(1);
+  });
+
   it('100 parallel orders of quantity 1 against a stock of 10: exactly 10 created, 90 × 409, stock 0', async () => {
     const store = await t.newStore();
     const product = await productWith(store, [10]);
