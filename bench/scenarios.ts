@@ -92,6 +92,16 @@ function newOrderBody(seed: SeedInfo) {
   };
 }
 
+/**
+ * A custom checkout: the create-order body, its lines replaced by one unit of the seeded hot variant,
+ * with inventoryBehaviour "decrement": every request of every connection locks and decrements that one row.
+ */
+function newCheckoutBody(seed: SeedInfo) {
+  const { productId, title, price, sku } = seed.hotVariant;
+  const cartItems = [{ productId, title, price, quantity: 1, sku }];
+  return { ...newOrderBody(seed), cartItems, subTotal: price, totalAmount: price + 5, inventoryBehaviour: 'decrement' };
+}
+
 /** The patched price alternates below the product's compare price, so every PATCH is valid. */
 function newPriceBody(product: SeedInfo['products'][number]) {
   const price = Math.random() < 0.5 ? product.price : Math.round(product.price * 90) / 100;
@@ -160,6 +170,18 @@ export const SCENARIOS: Scenario[] = [
         'POST',
         () => `${API}/orders`,
         () => newOrderBody(ctx.seed),
+      ),
+  },
+  {
+    name: 'checkout-hot-variant',
+    label: 'create order, decrement 1 hot variant',
+    kind: 'write',
+    requests: (ctx) =>
+      sendEach(
+        ctx,
+        'POST',
+        () => `${API}/orders`,
+        () => newCheckoutBody(ctx.seed),
       ),
   },
   {

@@ -24,6 +24,8 @@ export interface SeedInfo {
   counts: { products: number; customers: number; orders: number };
   products: { id: string; price: number; comparePrice: number | null }[];
   cartProducts: { productId: string; title: string; price: number; sku: string }[];
+  /** one variant with stock for every checkout a run can make: the checkout scenario's hot row */
+  hotVariant: { productId: string; title: string; price: number; sku: string };
   orderIds: string[];
   customerIds: string[];
   smartCollectionId: string;
@@ -68,6 +70,16 @@ async function seedSmartCollection(db: Db, storeId: string, media: ReturnType<ty
   return created.id;
 }
 
+/** Every checkout of the run takes from this one variant: stock far beyond what any run can sell. */
+const HOT_STOCK = 2_000_000_000;
+
+async function seedHotVariant(db: Db, storeId: string, product: SeededProduct): Promise<SeedInfo['hotVariant']> {
+  await sql`UPDATE variants SET stock = ${HOT_STOCK} WHERE store_id = ${storeId} AND product_id = ${product.id} AND sku = ${product.sku}`.execute(
+    db,
+  );
+  return { productId: product.id, title: product.title, price: product.price, sku: product.sku };
+}
+
 async function countWhere(db: Db, storeId: string, condition: ReturnType<typeof sql>): Promise<number> {
   const { rows } = await sql<{
     n: number;
@@ -109,6 +121,7 @@ export async function seed(target: BenchTarget, productCount: number): Promise<S
     const db = database.db;
     const s = await seedAll(db, target, productCount, seconds);
     const fidelity = await checkFidelity(db, s.storeId, s.products[0].id, s.products[Math.min(SERVICE_PRODUCTS, s.products.length - 1)].id);
+    const hotVariant = await seedHotVariant(db, s.storeId, s.products[s.products.length >> 1]);
     const matches = await countWhere(db, s.storeId, productListSpec.search(likePattern(SEARCH_TERM)) as ReturnType<typeof sql>);
     const under100 = await countWhere(db, s.storeId, sql`products.price < 100 AND products.status = 'active'`);
     return {
@@ -120,6 +133,7 @@ export async function seed(target: BenchTarget, productCount: number): Promise<S
       counts: { products: s.products.length, customers: s.customerIds.length, orders: s.orderIds.length },
       products: spread(s.products, SAMPLE).map(({ id, price, comparePrice }) => ({ id, price, comparePrice })),
       cartProducts: spread(s.products, 50).map(({ id, title, price, sku }) => ({ productId: id, title, price, sku })),
+      hotVariant,
       orderIds: spread(s.orderIds, SAMPLE),
       customerIds: spread(s.customerIds, SAMPLE),
       smartCollectionId: s.smartCollectionId,

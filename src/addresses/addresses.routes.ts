@@ -3,7 +3,7 @@ import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
 import { IdParams, ok } from '../shared/index.js';
 import { AddressArrayEnvelope, AddressBody, AddressEnvelope, CustomerIdParams, NullEnvelope } from './addresses.schema.js';
-import { createAddress, deleteAddress, getAddress, listAddresses, updateAddress } from './addresses.service.js';
+import { createAddress, currentAddress, deleteAddress, getAddress, listAddresses, updateAddress } from './addresses.service.js';
 
 const tags = ['Addresses'];
 // Addresses are part of the customer resource (CONTRACT §4).
@@ -51,7 +51,10 @@ export async function registerAddressRoutes(app: App, ctx: AppContext): Promise<
       config: write('address.updated'),
       schema: { tags, summary: 'Update an address', params: IdParams, body: AddressBody, response: { 200: AddressEnvelope } },
     },
-    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => updateAddress(trx, storeId, request.params.id, request.body)),
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => updateAddress(trx, storeId, request.params.id, request.body), {
+        current: currentAddress(request.params.id),
+      }),
   );
   app.delete(
     '/addresses/:id',
@@ -64,6 +67,9 @@ export async function registerAddressRoutes(app: App, ctx: AppContext): Promise<
         response: { 200: NullEnvelope },
       },
     },
-    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => deleteAddress(trx, storeId, request.params.id)),
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => deleteAddress(trx, storeId, request.params.id), {
+        current: currentAddress(request.params.id),
+      }),
   );
 }

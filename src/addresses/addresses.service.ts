@@ -83,6 +83,12 @@ async function lockAddress(trx: Tx, storeId: string, id: string): Promise<Addres
 }
 
 /**
+ * If-Match's current version: the address as GET returns it, read under its customer's lock (the lock
+ * every change of a customer's addresses takes first), so the check and the write are one step.
+ */
+export const currentAddress = (id: string) => async (trx: Tx, storeId: string) => toAddressOutput(await lockAddress(trx, storeId, id));
+
+/**
  * Updates the supplied fields. `isDefault: true` takes the default over; `isDefault: false` on the
  * default hands it to the most recent other address, so a customer with addresses always has one default.
  */

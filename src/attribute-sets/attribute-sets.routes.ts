@@ -11,6 +11,7 @@ import {
 } from './attribute-sets.schema.js';
 import {
   createAttributeSet,
+  currentAttributeSet,
   deleteAttributeSet,
   getAttributeSet,
   listAttributeSets,
@@ -70,7 +71,10 @@ function registerItemRoutes(app: App, ctx: AppContext): void {
         response: { 200: AttributeSetEnvelope },
       },
     },
-    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => updateAttributeSet(trx, storeId, request.params.id, request.body)),
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => updateAttributeSet(trx, storeId, request.params.id, request.body), {
+        current: currentAttributeSet(request.params.id),
+      }),
   );
   app.delete(
     '/attribute-sets/:id',
@@ -83,6 +87,9 @@ function registerItemRoutes(app: App, ctx: AppContext): void {
         response: { 200: DeletedEnvelope },
       },
     },
-    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => deleteAttributeSet(trx, storeId, request.params.id)),
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => deleteAttributeSet(trx, storeId, request.params.id), {
+        current: currentAttributeSet(request.params.id),
+      }),
   );
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.js';
 import { withTx } from '../db/index.js';
 import { notFound } from '../errors.js';
-import { deleteRecord, isId, runList, suppliedColumns } from '../shared/index.js';
+import { deleteRecord, isId, lockedCurrent, runList, suppliedColumns } from '../shared/index.js';
 import type { AttributeSetListQuery, CreateAttributeSetInput, UpdateAttributeSetInput } from './attribute-sets.schema.js';
 import { insertAttributeSet, listSpec, selectAttributeSets, toAttributeSetOutput, updateAttributeSetRow } from './attribute-sets.sql.js';
 
@@ -17,6 +17,9 @@ export async function getAttributeSet(db: Db, storeId: string, id: string) {
   if (!row) throw missing();
   return toAttributeSetOutput(row);
 }
+
+/** If-Match's current version: the set as GET returns it, row locked. */
+export const currentAttributeSet = (id: string) => lockedCurrent('attribute_sets', id, getAttributeSet);
 
 export async function updateAttributeSet(db: Db, storeId: string, id: string, input: UpdateAttributeSetInput) {
   if (!isId(id)) throw missing();

@@ -10,7 +10,7 @@ import {
   ExpandQuery,
   UpdateAttributeBody,
 } from './attributes.schema.js';
-import { createAttribute, deleteAttribute, getAttribute, listAttributes, updateAttribute } from './attributes.service.js';
+import { createAttribute, currentAttribute, deleteAttribute, getAttribute, listAttributes, updateAttribute } from './attributes.service.js';
 
 const tags = ['Attributes'];
 const read = { scope: 'attributes:read' };
@@ -67,7 +67,10 @@ function registerItemRoutes(app: App, ctx: AppContext): void {
       config: write('attribute.updated'),
       schema: { tags, summary: 'Update an attribute', params: IdParams, body: UpdateAttributeBody, response: { 200: AttributeEnvelope } },
     },
-    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => updateAttribute(trx, storeId, request.params.id, request.body)),
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => updateAttribute(trx, storeId, request.params.id, request.body), {
+        current: currentAttribute(request.params.id),
+      }),
   );
   app.delete(
     '/attributes/:id',
@@ -75,6 +78,9 @@ function registerItemRoutes(app: App, ctx: AppContext): void {
       config: write('attribute.deleted'),
       schema: { tags, summary: 'Delete an attribute and its values', params: IdParams, response: { 200: DeletedEnvelope } },
     },
-    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => deleteAttribute(trx, storeId, request.params.id)),
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => deleteAttribute(trx, storeId, request.params.id), {
+        current: currentAttribute(request.params.id),
+      }),
   );
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.js';
 import { type Tx, withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
-import { assertReference, deleteRecord, isId, iso, runList, suppliedColumns } from '../shared/index.js';
+import { assertReference, deleteRecord, isId, iso, lockedCurrent, runList, suppliedColumns } from '../shared/index.js';
 import { listedValuesOf, toAttributeValueOutput, upsertAttributeValues } from './attribute-values.sql.js';
 import type { Attribute, AttributeListQuery, CreateAttributeInput, UpdateAttributeInput } from './attributes.schema.js';
 import { type AttributeRow, insertAttribute, listSpec, selectAttributes, updateAttributeRow } from './attributes.sql.js';
@@ -63,6 +63,9 @@ async function createInTx(db: Tx, storeId: string, input: CreateAttributeInput):
 export async function getAttribute(db: Db, storeId: string, id: string, expand = false): Promise<Attribute> {
   return (await toAttributeOutputs(db, storeId, [await findRow(db, storeId, id)], expand))[0];
 }
+
+/** If-Match's current version: the attribute as PATCH returns it (values as ids), row locked. */
+export const currentAttribute = (id: string) => lockedCurrent('attributes', id, (db, storeId, rowId) => getAttribute(db, storeId, rowId));
 
 export function updateAttribute(db: Db, storeId: string, id: string, input: UpdateAttributeInput): Promise<Attribute> {
   return withTx(db, (trx) => updateInTx(trx, storeId, id, input));

@@ -10,7 +10,14 @@ import {
   CreateCollectionBody,
   UpdateCollectionBody,
 } from './collections.schema.js';
-import { createCollection, deleteCollection, getCollection, listCollections, updateCollection } from './collections.service.js';
+import {
+  createCollection,
+  currentCollection,
+  deleteCollection,
+  getCollection,
+  listCollections,
+  updateCollection,
+} from './collections.service.js';
 
 const tags = ['Collections'];
 const read = { scope: 'collections:read' };
@@ -51,7 +58,9 @@ function registerWrites(app: App, ctx: AppContext, uploads: ImageUploads): void 
       schema: { tags, summary: 'Update a collection', params: IdParams, body: UpdateCollectionBody, response: { 200: CollectionEnvelope } },
     },
     (request, reply) =>
-      sendWrite(ctx, request, reply, (trx, storeId) => updateCollection(trx, storeId, request.params.id, request.body, uploads)),
+      sendWrite(ctx, request, reply, (trx, storeId) => updateCollection(trx, storeId, request.params.id, request.body, uploads), {
+        current: currentCollection(request.params.id),
+      }),
   );
   app.delete(
     '/collections/:id',
@@ -64,7 +73,10 @@ function registerWrites(app: App, ctx: AppContext, uploads: ImageUploads): void 
         response: { 200: DeletedEnvelope },
       },
     },
-    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => deleteCollection(trx, storeId, request.params.id)),
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => deleteCollection(trx, storeId, request.params.id), {
+        current: currentCollection(request.params.id),
+      }),
   );
 }
 

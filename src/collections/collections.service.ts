@@ -2,7 +2,7 @@ import type { Db } from '../db/index.js';
 import { type Tx, withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
 import { storeMedia } from '../media/index.js';
-import { deleteRecord, isId, newId, runList, suppliedColumns } from '../shared/index.js';
+import { deleteRecord, isId, lockedCurrent, newId, runList, suppliedColumns } from '../shared/index.js';
 import { fieldDetails, type ImageUploads, type ResolvedRules, referenceDetails, resolveRules } from './collections.checks.js';
 import type { Collection, CollectionListQuery, CreateCollectionInput, UpdateCollectionInput } from './collections.schema.js';
 import {
@@ -63,6 +63,15 @@ export async function getCollection(db: Db, storeId: string, id: string): Promis
   if (!row) throw missing();
   return toCollectionOutput(row);
 }
+
+/**
+ * If-Match's current version. Every collection write takes the store's collections lock first, so this
+ * takes it first too (then the row): the check never waits in the opposite order of a write.
+ */
+export const currentCollection = (id: string) => async (trx: Tx, storeId: string) => {
+  await lockStoreCollections(trx, storeId);
+  return lockedCurrent('collections', id, getCollection)(trx, storeId);
+};
 
 /** One transaction (joined when `db` already is one): the row, its handle, memberships and image are written together. */
 export function createCollection(db: Db, storeId: string, input: CreateCollectionInput, uploads: ImageUploads): Promise<Collection> {

@@ -1,15 +1,14 @@
 import type { EventType } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
-import { hashPassword, IdParams, ok, okList } from '../shared/index.js';
+import { DeletedEnvelope, hashPassword, IdParams, ok, okList } from '../shared/index.js';
 import { CreateCustomerBody, CustomerEnvelope, CustomerListEnvelope, CustomerListQuery, UpdateCustomerBody } from './customers.schema.js';
-import { createCustomer, getCustomer, listCustomers, updateCustomer } from './customers.service.js';
+import { createCustomer, currentCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer } from './customers.service.js';
 
 const tags = ['Customers'];
 const read = { scope: 'customers:read' };
 const write = (event: EventType) => ({ scope: 'customers:write', event });
 
-// No DELETE: SPEC shows none (customers own order history); the router answers 405 with Allow.
 export async function registerCustomerRoutes(app: App, ctx: AppContext): Promise<void> {
   const { db } = ctx;
   app.get(
@@ -48,6 +47,26 @@ export async function registerCustomerRoutes(app: App, ctx: AppContext): Promise
       config: write('customer.updated'),
       schema: { tags, summary: 'Update a customer', params: IdParams, body: UpdateCustomerBody, response: { 200: CustomerEnvelope } },
     },
-    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => updateCustomer(trx, storeId, request.params.id, request.body)),
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => updateCustomer(trx, storeId, request.params.id, request.body), {
+        current: currentCustomer(request.params.id),
+      }),
+  );
+  // Beyond SPEC, so a failed migration can be undone (CONTRACT §7).
+  app.delete(
+    '/customers/:id',
+    {
+      config: write('customer.deleted'),
+      schema: {
+        tags,
+        summary: 'Delete a customer (its addresses too; its orders stay, with userId null)',
+        params: IdParams,
+        response: { 200: DeletedEnvelope },
+      },
+    },
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => deleteCustomer(trx, storeId, request.params.id), {
+        current: currentCustomer(request.params.id),
+      }),
   );
 }

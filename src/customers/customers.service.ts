@@ -2,7 +2,8 @@ import { createAddress } from '../addresses/index.js';
 import type { Db } from '../db/index.js';
 import { withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
-import { creationTimes, isId, newId, pastTimestampDetails, runList } from '../shared/index.js';
+import { detachCustomerOrders } from '../orders/index.js';
+import { creationTimes, deleteRecord, isId, lockedCurrent, newId, pastTimestampDetails, runList } from '../shared/index.js';
 import type { CreateCustomerInput, Customer, CustomerListQuery, UpdateCustomerInput } from './customers.schema.js';
 import {
   findCustomerRow,
@@ -44,6 +45,22 @@ export async function getCustomer(db: Db, storeId: string, id: string): Promise<
   const row = isId(id) ? await findCustomerRow(db, storeId, id) : undefined;
   if (!row) throw missing();
   return toCustomerOutput(row);
+}
+
+/** If-Match's current version: the customer as GET returns it, row locked. */
+export const currentCustomer = (id: string) => lockedCurrent('customers', id, getCustomer);
+
+/**
+ * Deletes the customer and its addresses (foreign key cascade); its orders stay, with userId null. The
+ * customer's row is locked first, so no order can be created for it in between (the order's foreign key
+ * check waits, then fails as a 400).
+ */
+export function deleteCustomer(db: Db, storeId: string, id: string): Promise<{ id: string }> {
+  return withTx(db, async (trx) => {
+    await currentCustomer(id)(trx, storeId);
+    await detachCustomerOrders(trx, storeId, id);
+    return deleteRecord(trx, 'customers', storeId, id, missing);
+  });
 }
 
 export async function updateCustomer(db: Db, storeId: string, id: string, input: UpdateCustomerInput): Promise<Customer> {

@@ -178,4 +178,37 @@ describe('OpenAPI', () => {
     expect(headerNames(paths['/api/v1/products'].get)).not.toContain('if-none-match');
     expect(headerNames(paths['/api/v1/auth'].post)).not.toContain('idempotency-key');
   });
+
+  it('lists If-Match, the response headers and the statuses of safe writes where they apply', async () => {
+    const paths = (await t.call(null, 'GET', '/openapi.json')).body.paths;
+    type Responses = Record<string, { description: string; headers?: Record<string, unknown> }>;
+    const responses = (path: string, method: string): Responses => paths[`/api/v1${path}`][method].responses;
+    const headerNames = (path: string, method: string) =>
+      (paths[`/api/v1${path}`][method].parameters ?? [])
+        .filter((p: { in: string }) => p.in === 'header')
+        .map((p: { name: string }) => p.name);
+    const create = responses('/orders', 'post');
+    expect(Object.keys(create['201'].headers ?? {})).toEqual(expect.arrayContaining(['ETag', 'Idempotent-Replayed']));
+    expect(create['409'].description).toContain('INSUFFICIENT_STOCK');
+    expect(create['409'].description).toContain('IDEMPOTENCY_KEY_IN_USE');
+    expect(Object.keys(create['409'].headers ?? {})).toContain('Retry-After');
+    expect(create['422'].description).toContain('IDEMPOTENCY_KEY_REUSED');
+    expect(create['412']).toBeUndefined();
+    const read = responses('/orders/{id}', 'get');
+    expect(Object.keys(read['200'].headers ?? {})).toEqual(['ETag']);
+    expect(read['304'].description).toContain('Not Modified');
+    for (const [path, method] of [
+      ['/orders/{id}', 'patch'],
+      ['/orders/{id}', 'delete'],
+      ['/customers/{id}', 'delete'],
+      ['/addresses/{id}', 'patch'],
+    ]) {
+      expect(headerNames(path, method)).toEqual(expect.arrayContaining(['if-match', 'idempotency-key']));
+      expect(Object.keys(responses(path, method)['412'].headers ?? {})).toEqual(['ETag']);
+    }
+    expect(headerNames('/api-keys/{id}', 'delete')).not.toContain('if-match');
+    expect(headerNames('/orders', 'get')).toEqual([]);
+    expect(responses('/orders', 'get')['304']).toBeUndefined();
+    expect(responses('/orders/{id}', 'delete')['200'].headers).not.toHaveProperty('ETag');
+  });
 });

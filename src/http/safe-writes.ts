@@ -1,7 +1,7 @@
 import type { RouteOptions } from 'fastify';
 import { eventPurge } from '../events/index.js';
 import { answerInvalidRetry, claimKey, startKeyPurge } from '../idempotency/index.js';
-import { startPurgeLoop } from '../shared/index.js';
+import { ErrorEnvelope, startPurgeLoop } from '../shared/index.js';
 import type { App, AppContext } from './context.js';
 import { answerNotModified, carriesOneRecord, setEtag } from './etag.js';
 
@@ -34,6 +34,43 @@ function documentHeader(route: RouteOptions, name: string, description: string):
   route.schema.headers = { ...headers, properties: { ...headers.properties, [name]: { type: 'string', description } } };
 }
 
+type ResponseDoc = { description?: string; headers?: Record<string, object> };
+type Responses = Record<string, ResponseDoc>;
+
+const header = (description: string) => ({ type: 'string', description });
+const ETAG = { ETag: header("the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change") };
+
+/**
+ * Documents a response of the route in the OpenAPI document: a status (an error envelope unless `schema`
+ * says otherwise) with its meaning and headers; a status the route already declares gets the meaning
+ * appended and the headers added. New objects each time: a schema shared by several routes stays as it is.
+ */
+function documentResponse(
+  route: RouteOptions,
+  status: string,
+  description: string,
+  headers: Record<string, object> = {},
+  schema: object = ErrorEnvelope,
+) {
+  if (!route.schema || route.schema.hide) return;
+  const responses = { ...(route.schema.response as Responses) };
+  const existing = responses[status];
+  responses[status] = existing
+    ? {
+        ...existing,
+        description: [existing.description, description].filter(Boolean).join('; '),
+        headers: { ...existing.headers, ...headers },
+      }
+    : { ...schema, description, headers };
+  route.schema.response = responses;
+}
+
+/** Headers of a route's success responses (each 2xx it declares). */
+function documentSuccessHeaders(route: RouteOptions, headers: Record<string, object>): void {
+  const declared = Object.keys((route.schema?.response ?? {}) as Responses).filter((status) => /^2\d\d$/.test(status));
+  for (const status of declared) documentResponse(route, status, '', headers);
+}
+
 /** A write claims its key before validation; the key's outcome wins over a body that now fails validation. */
 function addKeys(route: RouteOptions, invalidRetry: ReturnType<typeof answerInvalidRetry>): void {
   // Declared, never defaulted: a new write route that forgets its event fails at start, not in a consumer's feed.
@@ -44,20 +81,46 @@ function addKeys(route: RouteOptions, invalidRetry: ReturnType<typeof answerInva
   }
   appendHook(route, 'preValidation', claimKey);
   documentHeader(route, 'idempotency-key', 'Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md)');
+  documentSuccessHeaders(route, {
+    'Idempotent-Replayed': header('"true" on the recorded answer to a retry with the same Idempotency-Key'),
+  });
+  documentResponse(route, '409', 'IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running', {
+    'Retry-After': header('seconds to wait before retrying'),
+  });
+  documentResponse(route, '422', 'IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request');
   // A route's own error handler would have to chain to this one; none needs one, so none may have one.
   if (route.errorHandler) throw new Error(`${String(route.method)} ${route.url}: write routes use the app's error handler`);
   // What this one rethrows goes on to the app's error handler (Fastify chains a route's to its parent's).
   route.errorHandler = invalidRetry;
 }
 
-/** A record route carries the record's ETag; its GET answers If-None-Match with 304. */
-function addVersions(route: RouteOptions): void {
-  if (route.config?.etag === false || !carriesOneRecord(route)) return;
+/**
+ * A record route carries the record's ETag; its GET answers If-None-Match with 304. Its PATCH and DELETE
+ * (a PATCH answering with the record; a DELETE at a record route's URL) take If-Match, which sendWrite
+ * checks with the route's `current` loader (src/http/safe-writes.coverage.test.ts holds the two together).
+ */
+function addVersions(route: RouteOptions, recordUrls: Set<string>): void {
+  const isRecord = route.config?.etag !== false && carriesOneRecord(route);
+  if (isRecord) recordUrls.add(route.url);
+  if (takesIfMatch(route, isRecord, recordUrls)) {
+    documentHeader(route, 'if-match', 'the ETag of the version you read: the write happens only if it is still current, else 412');
+    documentResponse(route, '412', 'PRECONDITION_FAILED: the record changed since the version named in If-Match; nothing changed', {
+      ETag: header('the current version'),
+    });
+  }
+  if (!isRecord) return;
   route.config = { ...route.config, etag: true };
   appendHook(route, 'preSerialization', setEtag);
+  documentSuccessHeaders(route, ETAG);
   if (!isGet(route)) return;
   appendHook(route, 'onSend', answerNotModified);
   documentHeader(route, 'if-none-match', 'ETag(s) of the version you have: 304 without a body if it is still current');
+  documentResponse(route, '304', 'Not Modified: the version named in If-None-Match is current (no body)', ETAG, { type: 'null' });
+}
+
+function takesIfMatch(route: RouteOptions, isRecord: boolean, recordUrls: Set<string>): boolean {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  return (methods.includes('PATCH') && isRecord) || (methods.includes('DELETE') && recordUrls.has(route.url));
 }
 
 /**
@@ -70,9 +133,10 @@ function addVersions(route: RouteOptions): void {
  */
 export function registerSafeWrites(api: App, ctx: AppContext): void {
   const invalidRetry = answerInvalidRetry(ctx.db);
+  const recordUrls = new Set<string>();
   api.addHook('onRoute', (route) => {
     if (isKeyedWrite(route)) addKeys(route, invalidRetry);
-    addVersions(route);
+    addVersions(route, recordUrls);
   });
   const stopKeyPurge = startKeyPurge(ctx.db, ctx.config.idempotencyTtl, api.log);
   const stopEventPurge = startPurgeLoop(eventPurge(ctx.db, ctx.config.eventRetentionDays), api.log);

@@ -2,5 +2,5 @@
 export { registerOrderRoutes } from './orders.routes.js';
 export type { OrderListQuery } from './orders.schema.js';
 export { getOrder, listOrders } from './orders.service.js';
-export { completeAddress, completeCartItem } from './orders.sql.js';
+export { completeAddress, completeCartItem, detachCustomerOrders } from './orders.sql.js';
 export type { OrderTables } from './orders.tables.js';

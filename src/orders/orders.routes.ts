@@ -1,15 +1,14 @@
 import type { EventType } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
-import { IdParams, ok, okList } from '../shared/index.js';
+import { DeletedEnvelope, ErrorEnvelope, IdParams, ok, okList } from '../shared/index.js';
 import { CreateOrderBody, OrderEnvelope, OrderListEnvelope, OrderListQuery, UpdateOrderBody } from './orders.schema.js';
-import { createOrder, getOrder, listOrders, updateOrder } from './orders.service.js';
+import { createOrder, currentOrder, deleteOrder, getOrder, listOrders, updateOrder } from './orders.service.js';
 
 const tags = ['Orders'];
 const read = { scope: 'orders:read' };
 const write = (event: EventType) => ({ scope: 'orders:write', event });
 
-// No DELETE: orders are history (SPEC shows none); the router answers 405 with Allow.
 export async function registerOrderRoutes(app: App, ctx: AppContext): Promise<void> {
   const { db } = ctx;
   app.get(
@@ -28,7 +27,13 @@ export async function registerOrderRoutes(app: App, ctx: AppContext): Promise<vo
         tags,
         summary: 'Create an order (custom checkout or migration)',
         body: CreateOrderBody,
-        response: { 201: OrderEnvelope },
+        response: {
+          201: OrderEnvelope,
+          409: {
+            ...ErrorEnvelope,
+            description: 'INSUFFICIENT_STOCK: inventoryBehaviour "decrement" and a variant is short (a detail per short item)',
+          },
+        },
       },
     },
     (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => createOrder(trx, storeId, request.body), 201),
@@ -44,12 +49,32 @@ export async function registerOrderRoutes(app: App, ctx: AppContext): Promise<vo
       config: write('order.updated'),
       schema: {
         tags,
-        summary: 'Update status, payment status, tracking (replaced) and refund (merged)',
+        summary: 'Update status, payment status, tracking (replaced) and refund (merged); cancel with restock',
         params: IdParams,
         body: UpdateOrderBody,
         response: { 200: OrderEnvelope },
       },
     },
-    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => updateOrder(trx, storeId, request.params.id, request.body)),
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => updateOrder(trx, storeId, request.params.id, request.body), {
+        current: currentOrder(request.params.id),
+      }),
+  );
+  // Beyond SPEC, so a failed migration can be undone (CONTRACT §7); stock is not put back.
+  app.delete(
+    '/orders/:id',
+    {
+      config: write('order.deleted'),
+      schema: {
+        tags,
+        summary: 'Delete an order (no restock: cancel with restock first)',
+        params: IdParams,
+        response: { 200: DeletedEnvelope },
+      },
+    },
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => deleteOrder(trx, storeId, request.params.id), {
+        current: currentOrder(request.params.id),
+      }),
   );
 }

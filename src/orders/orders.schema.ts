@@ -10,6 +10,7 @@ import {
   Name,
   Nullable,
   PastTimestamp,
+  StringEnum,
   Text,
   Timestamp,
 } from '../shared/index.js';
@@ -56,6 +57,11 @@ export const Refund = Body({ status: OptionalText(), adminRemark: OptionalText(1
 export type Refund = Static<typeof Refund>;
 
 const Status = Name(100);
+export const INVENTORY_BEHAVIOURS = ['bypass', 'decrement'] as const;
+const InventoryBehaviour = StringEnum(INVENTORY_BEHAVIOURS, {
+  description:
+    '"bypass" (default): a record, stock untouched. "decrement": every item names a variant by productId and sku, and the order takes their stock, all or nothing (409 INSUFFICIENT_STOCK)',
+});
 const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code, three uppercase letters' });
 const TrackingList = Type.Array(TrackingInfo, { maxItems: MAX_TRACKING_ENTRIES });
 
@@ -77,6 +83,8 @@ export const Order = Type.Object({
   currency: Type.String(),
   trackingInfo: Type.Array(TrackingInfo),
   refund: Nullable(Refund),
+  inventoryBehaviour: InventoryBehaviour,
+  restockedAt: Nullable(Timestamp),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
@@ -102,6 +110,7 @@ export const CreateOrderBody = Body({
   userId: Optional(Nullable(Type.String({ maxLength: 64 }))),
   trackingInfo: Optional(TrackingList),
   refund: Optional(Nullable(Refund)),
+  inventoryBehaviour: Optional(InventoryBehaviour),
 });
 export type CreateOrderInput = Static<typeof CreateOrderBody>;
 
@@ -110,6 +119,12 @@ export const UpdateOrderBody = Body({
   paymentStatus: Optional(Status),
   trackingInfo: Optional(TrackingList),
   refund: Optional(Nullable(Refund)),
+  restock: Optional(
+    Type.Boolean({
+      description:
+        'with orderStatus "cancelled": a decrement order puts its quantities back, once (restockedAt says when); a bypass order changes no stock',
+    }),
+  ),
 });
 export type UpdateOrderInput = Static<typeof UpdateOrderBody>;
 

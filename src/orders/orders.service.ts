@@ -1,8 +1,18 @@
 import type { Insertable } from 'kysely';
-import type { Db } from '../db/index.js';
+import type { Db, Tx } from '../db/index.js';
 import { withTx } from '../db/index.js';
-import { notFound, validationError } from '../errors.js';
-import { creationTimes, isId, missingReferences, newId, pastTimestampDetails, runList } from '../shared/index.js';
+import { type ErrorDetail, notFound, validationError } from '../errors.js';
+import { returnStock } from '../products/index.js';
+import {
+  creationTimes,
+  deleteRecord,
+  isId,
+  lockedCurrent,
+  missingReferences,
+  newId,
+  pastTimestampDetails,
+  runList,
+} from '../shared/index.js';
 import { generateOrderNumber } from './order-numbers.js';
 import type { CreateOrderInput, Order, OrderListQuery, UpdateOrderInput } from './orders.schema.js';
 import {
@@ -14,11 +24,13 @@ import {
   insertOrder,
   insertOrderUnlessNumberTaken,
   listSpec,
+  lockUnrestockedMoves,
   selectOrders,
   toOrderOutput,
   updateOrderRow,
 } from './orders.sql.js';
 import type { OrderTable } from './orders.tables.js';
+import { planOrderStock, takeOrderStock } from './stock.js';
 
 const GENERATION_ATTEMPTS = 8;
 const missing = () => notFound('Order');
@@ -30,13 +42,12 @@ const hasFields = (refund: object | null | undefined): refund is object => refun
 
 type NewOrder = Omit<Insertable<OrderTable>, 'custom_order_id'>;
 
-/** The checks beyond the schema, all reported at once: a past createdAt, a userId of this store. */
-async function checkCreate(db: Db, storeId: string, input: CreateOrderInput): Promise<void> {
-  const details = [
+/** The checks beyond the schema: a past createdAt, a userId of this store (reported with the stock's own checks, all at once). */
+async function createDetails(db: Db, storeId: string, input: CreateOrderInput): Promise<ErrorDetail[]> {
+  return [
     ...pastTimestampDetails(input.createdAt, 'createdAt'),
     ...(input.userId == null ? [] : await missingReferences(db, 'customers', storeId, [input.userId], 'userId', true)),
   ];
-  if (details.length) throw validationError(details);
 }
 
 function toNewOrder(storeId: string, input: CreateOrderInput): NewOrder {
@@ -73,12 +84,15 @@ async function insertWithGeneratedNumber(db: Db, order: NewOrder) {
   throw new Error(`no free order number after ${GENERATION_ATTEMPTS} attempts`);
 }
 
+/** With inventoryBehaviour "decrement" the order takes its variants' stock in the same transaction, or is not created (400, 409). */
 export function createOrder(db: Db, storeId: string, input: CreateOrderInput): Promise<Order> {
   return withTx(db, async (trx) => {
-    await checkCreate(trx, storeId, input);
-    const order = toNewOrder(storeId, input);
+    const plan = await planOrderStock(trx, storeId, input, await createDetails(trx, storeId, input));
+    const order = { ...toNewOrder(storeId, input), ...plan.columns };
     const supplied = input.customOrderId?.trim();
     const row = supplied ? await insertOrder(trx, { ...order, custom_order_id: supplied }) : await insertWithGeneratedNumber(trx, order);
+    // The stock last: the variants' row locks are then held only until the COMMIT that follows.
+    await takeOrderStock(trx, storeId, plan);
     return toOrderOutput(row);
   });
 }
@@ -89,11 +103,38 @@ export async function getOrder(db: Db, storeId: string, id: string): Promise<Ord
   return toOrderOutput(row);
 }
 
+/** If-Match's current version: the order as GET returns it, row locked. */
+export const currentOrder = (id: string) => lockedCurrent('orders', id, getOrder);
+
+/**
+ * Updates the supplied fields. `restock: true` (only with orderStatus "cancelled") puts a decrement
+ * order's stock back the first time; on a bypass order, or once restocked, it changes no stock.
+ */
 export async function updateOrder(db: Db, storeId: string, id: string, input: UpdateOrderInput): Promise<Order> {
+  if (input.restock && input.orderStatus?.trim() !== 'cancelled') {
+    throw validationError([{ field: 'restock', in: 'body', message: 'only together with orderStatus "cancelled"' }]);
+  }
   if (!isId(id)) throw missing();
-  const row = await withTx(db, (trx) => updateOrderRow(trx, storeId, id, input));
+  const row = await withTx(db, async (trx) => {
+    const now = new Date();
+    const restocked = input.restock === true && (await restock(trx, storeId, id, now));
+    return updateOrderRow(trx, storeId, id, input, now, restocked);
+  });
   if (!row) throw missing();
   return toOrderOutput(row);
+}
+
+/** Whether this call put the order's stock back (the first restock of a decrement order). */
+async function restock(trx: Tx, storeId: string, id: string, now: Date): Promise<boolean> {
+  const moves = await lockUnrestockedMoves(trx, storeId, id);
+  if (!moves) return false;
+  await returnStock(trx, storeId, moves, now);
+  return true;
+}
+
+/** Deletes the order (to undo a failed migration); stock is not put back: cancel with restock first for that. */
+export function deleteOrder(db: Db, storeId: string, id: string): Promise<{ id: string }> {
+  return withTx(db, (trx) => deleteRecord(trx, 'orders', storeId, id, missing));
 }
 
 export async function listOrders(db: Db, storeId: string, query: OrderListQuery) {

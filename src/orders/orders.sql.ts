@@ -1,8 +1,8 @@
 import { type Insertable, type Selectable, sql, type UpdateObject } from 'kysely';
 import type { DB, Db } from '../db/index.js';
-import { ilikeAny, iso, type ListSpec, numberOrNull } from '../shared/index.js';
+import { ilikeAny, iso, isoOrNull, type ListSpec, numberOrNull } from '../shared/index.js';
 import { CartItem, type ORDER_SORTS, type Order, OrderAddress, Refund, TrackingInfo, type UpdateOrderInput } from './orders.schema.js';
-import type { OrderTable } from './orders.tables.js';
+import type { OrderTable, StoredStockMove } from './orders.tables.js';
 
 export const COLUMNS = [
   'id',
@@ -22,6 +22,8 @@ export const COLUMNS = [
   'currency',
   'tracking_info',
   'refund',
+  'inventory_behaviour',
+  'restocked_at',
   'created_at',
   'updated_at',
 ] as const;
@@ -74,6 +76,8 @@ export function toOrderOutput(row: OrderRow): Order {
     currency: row.currency,
     trackingInfo: row.tracking_info.map(completeTracking),
     refund: completeRefund(row.refund),
+    inventoryBehaviour: row.inventory_behaviour,
+    restockedAt: isoOrNull(row.restocked_at),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
@@ -105,8 +109,9 @@ export function insertOrderUnlessNumberTaken(db: Db, values: Insertable<OrderTab
 const json = (value: unknown) => JSON.stringify(value);
 
 /** trackingInfo replaces the list; refund is merged field by field in SQL, so concurrent merges never lose a field. */
-function toOrderChanges(input: UpdateOrderInput): UpdateObject<DB, 'orders'> {
-  const changes: UpdateObject<DB, 'orders'> = { updated_at: new Date() };
+function toOrderChanges(input: UpdateOrderInput, now: Date, restocked: boolean): UpdateObject<DB, 'orders'> {
+  const changes: UpdateObject<DB, 'orders'> = { updated_at: now };
+  if (restocked) changes.restocked_at = now;
   if (input.orderStatus !== undefined) changes.order_status = input.orderStatus.trim();
   if (input.paymentStatus !== undefined) changes.payment_status = input.paymentStatus.trim();
   if (input.trackingInfo !== undefined) changes.tracking_info = json(input.trackingInfo.map(completeTracking));
@@ -118,12 +123,51 @@ function toOrderChanges(input: UpdateOrderInput): UpdateObject<DB, 'orders'> {
   return changes;
 }
 
-export function updateOrderRow(db: Db, storeId: string, id: string, input: UpdateOrderInput): Promise<OrderRow | undefined> {
+/** `restocked`: this change put the order's stock back (restockedAt becomes `now`). */
+export function updateOrderRow(
+  db: Db,
+  storeId: string,
+  id: string,
+  input: UpdateOrderInput,
+  now: Date,
+  restocked = false,
+): Promise<OrderRow | undefined> {
   return db
     .updateTable('orders')
-    .set(toOrderChanges(input))
+    .set(toOrderChanges(input, now, restocked))
     .where('store_id', '=', storeId)
     .where('id', '=', id)
     .returning(COLUMNS)
     .executeTakeFirst();
+}
+
+/**
+ * What a decrement order took, locked FOR UPDATE, when it has not been restocked yet; undefined
+ * otherwise (a bypass order, a second restock, no such order). A concurrent restock of the same order
+ * waits here, then finds restocked_at set: stock goes back once.
+ */
+export async function lockUnrestockedMoves(db: Db, storeId: string, id: string): Promise<StoredStockMove[] | undefined> {
+  const row = await db
+    .selectFrom('orders')
+    .select('stock_moves')
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .where('inventory_behaviour', '=', 'decrement')
+    .where('restocked_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+  return row?.stock_moves ?? undefined;
+}
+
+/**
+ * A deleted customer's orders stay, without the customer: userId becomes null and, as their
+ * representation changed, updatedAt moves (the foreign key's SET NULL would not move it).
+ */
+export async function detachCustomerOrders(db: Db, storeId: string, customerId: string): Promise<void> {
+  await db
+    .updateTable('orders')
+    .set({ user_id: null, updated_at: new Date() })
+    .where('store_id', '=', storeId)
+    .where('user_id', '=', customerId)
+    .execute();
 }

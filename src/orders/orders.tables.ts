@@ -39,6 +39,13 @@ export interface StoredRefund {
   adminRemark?: string | null;
 }
 
+/** What a decrement order took from one variant (migrations/0009_order_stock.sql). */
+export interface StoredStockMove {
+  variantId: string;
+  productId: string;
+  quantity: number;
+}
+
 export interface OrderTable {
   store_id: string;
   id: string;
@@ -62,6 +69,9 @@ export interface OrderTable {
   shipping_last_name: GeneratedAlways<string | null>;
   billing_first_name: GeneratedAlways<string | null>;
   billing_last_name: GeneratedAlways<string | null>;
+  inventory_behaviour: Generated<'bypass' | 'decrement'>;
+  stock_moves: Json<StoredStockMove[]> | null;
+  restocked_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

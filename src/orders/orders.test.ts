@@ -16,10 +16,12 @@ const FIELDS = [
   'currency',
   'customOrderId',
   'id',
+  'inventoryBehaviour',
   'orderStatus',
   'paymentMethod',
   'paymentStatus',
   'refund',
+  'restockedAt',
   'shippingAddress',
   'shippingCharge',
   'subTotal',
@@ -173,16 +175,16 @@ describe('orders: create and read', () => {
     expect((await t.call(store, 'GET', '/orders')).body.pagination.total).toBe(1);
   });
 
-  it('answers 404 for unknown ids and 405 with Allow for DELETE', async () => {
+  it('answers 404 for unknown ids and 405 with Allow for PUT', async () => {
     const store = await t.newStore();
     const { id } = (await t.call(store, 'POST', '/orders', minimal)).body.data;
     expectError(await t.call(store, 'GET', '/orders/0123456789abcdef01234567'), 404, 'NOT_FOUND');
     expectError(await t.call(store, 'GET', '/orders/ORD-123'), 404, 'NOT_FOUND');
     expectError(await t.call(store, 'PATCH', '/orders/0123456789abcdef01234567', { orderStatus: 'x' }), 404, 'NOT_FOUND');
-    const del = await t.call(store, 'DELETE', `/orders/${id}`);
-    expectError(del, 405, 'METHOD_NOT_ALLOWED');
-    expect(String(del.headers.allow).split(', ')).toEqual(expect.arrayContaining(['GET', 'PATCH']));
-    expect(String(del.headers.allow)).not.toContain('DELETE');
+    expectError(await t.call(store, 'DELETE', '/orders/0123456789abcdef01234567'), 404, 'NOT_FOUND');
+    const put = await t.call(store, 'PUT', `/orders/${id}`, minimal);
+    expectError(put, 405, 'METHOD_NOT_ALLOWED');
+    expect(String(put.headers.allow).split(', ')).toEqual(expect.arrayContaining(['GET', 'PATCH', 'DELETE']));
     expect(String((await t.call(store, 'DELETE', '/orders')).headers.allow)).toContain('POST');
     expect((await t.call(store, 'GET', `/orders/${id}`)).status).toBe(200);
   });

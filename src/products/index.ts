@@ -1,3 +1,4 @@
 /** The public surface of products: what other folders may use. */
 export { registerProductRoutes } from './products.routes.js';
 export type { ProductTables } from './products.tables.js';
+export { resolveStock, returnStock, type StockLine, type StockMove, type StockShortage, takeStock, type UnresolvedLines } from './stock.js';

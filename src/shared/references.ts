@@ -67,3 +67,17 @@ export async function deleteRecord(db: Db, table: StoreTable, storeId: string, i
   if (!row) throw notFound();
   return { id: row.id };
 }
+
+/**
+ * A record's current version for If-Match (CONTRACT §9.2): its row locked FOR UPDATE in the write's
+ * transaction, then read exactly as GET reads it, so a concurrent write naming the same version waits
+ * for this one and then compares against the new version (exactly one of them proceeds). A missing record
+ * is `read`'s 404. Resources whose writes take another lock first (a parent row, a store-wide lock) take
+ * that lock before calling this, in the same order as their writes, so the check never inverts it.
+ */
+export function lockedCurrent<T>(table: StoreTable, id: string, read: (db: Db, storeId: string, id: string) => Promise<T>) {
+  return async (trx: Tx, storeId: string): Promise<T> => {
+    if (isId(id)) await sql`select 1 from ${sql.table(table)} where store_id = ${storeId} and id = ${id} for update`.execute(trx);
+    return read(trx, storeId, id);
+  };
+}

@@ -1,0 +1,72 @@
+import type { Db, Tx } from '../db/index.js';
+import { AppError, type ErrorDetail, validationError } from '../errors.js';
+import { resolveStock, type StockMove, type StockShortage, takeStock } from '../products/index.js';
+import type { CreateOrderInput } from './orders.schema.js';
+
+/**
+ * Stock for custom checkouts: what an order with inventoryBehaviour "decrement" does to its variants.
+ * Planned before the order is inserted (the variants each item names: reads only), taken after it, so
+ * the hot variants' row locks are held for one statement and the COMMIT, not for the whole create.
+ */
+
+export interface StockPlan {
+  columns: { inventory_behaviour: 'bypass' | 'decrement'; stock_moves: string | null };
+  moves: StockMove[];
+  /** for each cart item with a SKU: its index in cartItems and its variant's id */
+  items: { index: number; variantId: string }[];
+}
+
+const BYPASS: StockPlan = { columns: { inventory_behaviour: 'bypass', stock_moves: null }, moves: [], items: [] };
+const skuOf = (sku: string | null | undefined) => sku?.trim() ?? '';
+const skuDetail = (index: number, message: string): ErrorDetail => ({ field: `cartItems[${index}].sku`, in: 'body', message });
+const UNKNOWN = 'must name a variant of this store by productId and sku';
+
+/**
+ * The order's stock columns and what it will take. A decrement order names every item's variant by
+ * productId and SKU: else a 400 naming `cartItems[i].sku`, with the create's other `details`, all at once.
+ */
+export async function planOrderStock(db: Db, storeId: string, input: CreateOrderInput, details: ErrorDetail[]): Promise<StockPlan> {
+  if (input.inventoryBehaviour !== 'decrement') {
+    if (details.length) throw validationError(details);
+    return BYPASS;
+  }
+  const indexes = input.cartItems.flatMap((item, index) => (skuOf(item.sku) ? [index] : []));
+  const missing = input.cartItems.flatMap((item, index) =>
+    skuOf(item.sku) ? [] : [skuDetail(index, 'is required with inventoryBehaviour "decrement"')],
+  );
+  const lines = indexes.map((index) => ({ ...input.cartItems[index], sku: skuOf(input.cartItems[index].sku) }));
+  const resolved = lines.length ? await resolveStock(db, storeId, lines) : { moves: [], lineVariants: [] };
+  const unresolved = 'unknown' in resolved ? resolved : { unknown: [], ambiguous: [] };
+  const all = [
+    ...details,
+    ...missing,
+    ...unresolved.unknown.map((line) => skuDetail(indexes[line], UNKNOWN)),
+    ...unresolved.ambiguous.map((line) => skuDetail(indexes[line], 'names more than one variant of the product (two share this SKU)')),
+  ];
+  if (all.length || 'unknown' in resolved) throw validationError(all);
+  const items = resolved.lineVariants.map((variantId, line) => ({ index: indexes[line], variantId }));
+  return { columns: { inventory_behaviour: 'decrement', stock_moves: JSON.stringify(resolved.moves) }, moves: resolved.moves, items };
+}
+
+/** A variant deleted since the plan is a 400 on its items; a short one a 409 with a detail per item of it. */
+function shortageError(plan: StockPlan, { short, gone }: StockShortage): AppError {
+  const itemsOf = (variantId: string) => plan.items.filter((item) => item.variantId === variantId);
+  if (gone.length) return validationError(gone.flatMap((id) => itemsOf(id).map((item) => skuDetail(item.index, UNKNOWN))));
+  const wanted = new Map(plan.moves.map((move) => [move.variantId, move.quantity]));
+  const details = short.flatMap(({ variantId, available }) =>
+    itemsOf(variantId).map((item) => ({
+      field: `cartItems[${item.index}].quantity`,
+      in: 'body' as const,
+      message: `the variant has ${available} in stock; the order asks for ${wanted.get(variantId)} of it`,
+    })),
+  );
+  details.sort((a, b) => a.field.localeCompare(b.field, 'en', { numeric: true }));
+  return new AppError(409, 'INSUFFICIENT_STOCK', 'Not enough stock for every item: nothing was ordered and no stock changed', details);
+}
+
+/** Takes the planned stock, all of it, or throws (400/409) so the transaction, order included, rolls back. */
+export async function takeOrderStock(trx: Tx, storeId: string, plan: StockPlan): Promise<void> {
+  if (plan.moves.length === 0) return;
+  const shortage = await takeStock(trx, storeId, plan.moves, new Date());
+  if (shortage) throw shortageError(plan, shortage);
+}
