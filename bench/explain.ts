@@ -42,6 +42,8 @@ function reads(info: SeedInfo): [string, (db: Db) => Promise<unknown>][] {
       (db) => listProducts(db, storeId, listQuery({ page: info.pricePage, sort: 'price' })),
     ],
     [`search products "${info.searchTerm}"`, (db) => listProducts(db, storeId, listQuery({ search: info.searchTerm }))],
+    [`search products "${info.wideSearchTerm}"`, (db) => listProducts(db, storeId, listQuery({ search: info.wideSearchTerm }))],
+    [`search products "${info.searchTerm}" page 2`, (db) => listProducts(db, storeId, listQuery({ search: info.searchTerm, page: 2 }))],
     [
       'smart collection page 1',
       async (db) => listProducts(db, storeId, listQuery({}), await productsInCollection(db, storeId, info.smartCollectionId)),
