@@ -16,15 +16,22 @@ import type { SeedInfo } from './seed/seed.js';
  * called on a Kysely instance whose plugin records every statement, then each is explained.
  */
 
-/** Records each statement as the PostgreSQL compiler renders it (the dialect of both engines). */
+/**
+ * Records each statement as the PostgreSQL compiler renders it (the dialect of both engines). Query
+ * builders embedded in a raw statement pass through transformQuery too, so a statement is kept only
+ * once its result arrives: what ran, not its parts.
+ */
 class Recorder implements KyselyPlugin {
   readonly statements: CompiledQuery[] = [];
+  private readonly compiled = new Map<unknown, CompiledQuery>();
   private readonly compiler = new PostgresQueryCompiler();
   transformQuery(args: { node: RootOperationNode; queryId: Parameters<PostgresQueryCompiler['compileQuery']>[1] }): RootOperationNode {
-    this.statements.push(this.compiler.compileQuery(args.node, args.queryId));
+    this.compiled.set(args.queryId, this.compiler.compileQuery(args.node, args.queryId));
     return args.node;
   }
-  async transformResult<T>(args: { result: T }): Promise<T> {
+  async transformResult<T>(args: { result: T; queryId: unknown }): Promise<T> {
+    const statement = this.compiled.get(args.queryId);
+    if (statement) this.statements.push(statement);
     return args.result;
   }
 }
