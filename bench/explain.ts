@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { CompiledQuery, type KyselyPlugin, PostgresQueryCompiler, type RootOperationNode } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { findLiveApiKey } from '../src/api-keys/index.js';
 import { productsInCollection } from '../src/collections/membership.js';
 import { getCustomer } from '../src/customers/index.js';
@@ -8,6 +8,7 @@ import type { OrderListQuery } from '../src/orders/index.js';
 import { getOrder, listOrders } from '../src/orders/index.js';
 import type { ProductListQuery } from '../src/products/products.schema.js';
 import { getProduct, listProducts } from '../src/products/products.service.js';
+import { StatementRecorder } from '../test/support/statements.js';
 import type { BenchTarget } from './database.js';
 import type { SeedInfo } from './seed/seed.js';
 
@@ -15,26 +16,6 @@ import type { SeedInfo } from './seed/seed.js';
  * EXPLAIN (ANALYZE, BUFFERS) of the SQL the read scenarios really run: the service functions are
  * called on a Kysely instance whose plugin records every statement, then each is explained.
  */
-
-/**
- * Records each statement as the PostgreSQL compiler renders it (the dialect of both engines). Query
- * builders embedded in a raw statement pass through transformQuery too, so a statement is kept only
- * once its result arrives: what ran, not its parts.
- */
-class Recorder implements KyselyPlugin {
-  readonly statements: CompiledQuery[] = [];
-  private readonly compiled = new Map<unknown, CompiledQuery>();
-  private readonly compiler = new PostgresQueryCompiler();
-  transformQuery(args: { node: RootOperationNode; queryId: Parameters<PostgresQueryCompiler['compileQuery']>[1] }): RootOperationNode {
-    this.compiled.set(args.queryId, this.compiler.compileQuery(args.node, args.queryId));
-    return args.node;
-  }
-  async transformResult<T>(args: { result: T; queryId: unknown }): Promise<T> {
-    const statement = this.compiled.get(args.queryId);
-    if (statement) this.statements.push(statement);
-    return args.result;
-  }
-}
 
 const listQuery = (query: Partial<ProductListQuery>) => ({ page: 1, limit: 25, sort: '-createdAt', ...query }) as ProductListQuery;
 
@@ -77,7 +58,7 @@ export async function explainReads(target: BenchTarget, info: SeedInfo, file: st
   const sections: string[] = [];
   try {
     for (const [title, call] of reads(info)) {
-      const recorder = new Recorder();
+      const recorder = new StatementRecorder();
       await call(database.db.withPlugin(recorder));
       for (const statement of recorder.statements) {
         sections.push(

@@ -159,15 +159,16 @@ async function runMatchedList<DB, TB extends keyof DB, O>(
     .where(condition)
     .clearSelect()
     .select([sql`${spec.idColumn}`.as('match_id'), sql`${order.expression}`.as('match_key')]);
-  const pageIds = sql`SELECT match_id FROM list_matches ORDER BY match_key ${direction}, match_id ${direction}
-    LIMIT ${params.limit} OFFSET ${(params.page - 1) * params.limit}`;
-  // The page's rows by id only: the condition already holds for them, and evaluating it again could re-run its scans.
-  const page = base
-    .where(sql<SqlBool>`${spec.idColumn} IN (${pageIds})`)
-    .select(sql<number>`(SELECT count(*) FROM list_matches)::int`.as('list_total'))
-    .orderBy(sql`${order.expression} ${direction}`)
-    .orderBy(sql`${spec.idColumn} ${direction}`);
-  const { rows } = await sql<O & { list_total: number }>`WITH list_matches AS MATERIALIZED (${matches}) ${page}`.execute(db);
+  // The page is read in the page's own order, each row by its id (a primary-key lookup per row): no
+  // ORDER BY over the table that walking a sort index could satisfy, and the condition, which already
+  // holds for these ids, is not evaluated again.
+  const row = base.where(sql<SqlBool>`${spec.idColumn} = list_page.match_id`);
+  const { rows } = await sql<O & { list_total: number }>`WITH list_matches AS MATERIALIZED (${matches}),
+    list_page AS (SELECT match_id, match_key FROM list_matches ORDER BY match_key ${direction}, match_id ${direction}
+      LIMIT ${params.limit} OFFSET ${(params.page - 1) * params.limit})
+    SELECT list_rows.*, (SELECT count(*) FROM list_matches)::int AS list_total
+    FROM list_page CROSS JOIN LATERAL ${row} AS list_rows
+    ORDER BY list_page.match_key ${direction}, list_page.match_id ${direction}`.execute(db);
   // A page past the end has no row to carry the total: count the matches on their own (rare).
   const total =
     rows[0]?.list_total ??
