@@ -173,11 +173,6 @@ describe('search and smart collections when the matches are the oldest products'
         for (const [name, read] of reads) {
           for (const statement of await statementsOf(trx, read)) {
             const work = await planWork(trx, statement);
-            if (process.env.DEBUG_PLAN && work > 3000) {
-              const { CompiledQuery } = await import('kysely');
-              const r = await trx.executeQuery<Record<string, string>>(CompiledQuery.raw(`EXPLAIN (ANALYZE, COSTS OFF) ${statement.sql}`, [...statement.parameters]));
-              console.log(r.rows.map((row) => Object.values(row)[0]).join('\n'));
-            }
             expect(work, `${name}${walkSortIndex ? ' (enable_sort off)' : ''}: ${statement.sql.slice(0, 60)}`).toBeLessThan(10 * storeRows);
           }
         }
