@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { CompiledQuery, type KyselyPlugin, PostgresQueryCompiler, type RootOperationNode } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { findLiveApiKey } from '../src/api-keys/index.js';
 import { productsInCollection } from '../src/collections/membership.js';
 import { getCustomer } from '../src/customers/index.js';
@@ -8,6 +8,7 @@ import type { OrderListQuery } from '../src/orders/index.js';
 import { getOrder, listOrders } from '../src/orders/index.js';
 import type { ProductListQuery } from '../src/products/products.schema.js';
 import { getProduct, listProducts } from '../src/products/products.service.js';
+import { StatementRecorder } from '../test/support/statements.js';
 import type { BenchTarget } from './database.js';
 import type { SeedInfo } from './seed/seed.js';
 
@@ -15,19 +16,6 @@ import type { SeedInfo } from './seed/seed.js';
  * EXPLAIN (ANALYZE, BUFFERS) of the SQL the read scenarios really run: the service functions are
  * called on a Kysely instance whose plugin records every statement, then each is explained.
  */
-
-/** Records each statement as the PostgreSQL compiler renders it (the dialect of both engines). */
-class Recorder implements KyselyPlugin {
-  readonly statements: CompiledQuery[] = [];
-  private readonly compiler = new PostgresQueryCompiler();
-  transformQuery(args: { node: RootOperationNode; queryId: Parameters<PostgresQueryCompiler['compileQuery']>[1] }): RootOperationNode {
-    this.statements.push(this.compiler.compileQuery(args.node, args.queryId));
-    return args.node;
-  }
-  async transformResult<T>(args: { result: T }): Promise<T> {
-    return args.result;
-  }
-}
 
 const listQuery = (query: Partial<ProductListQuery>) => ({ page: 1, limit: 25, sort: '-createdAt', ...query }) as ProductListQuery;
 
@@ -42,6 +30,8 @@ function reads(info: SeedInfo): [string, (db: Db) => Promise<unknown>][] {
       (db) => listProducts(db, storeId, listQuery({ page: info.pricePage, sort: 'price' })),
     ],
     [`search products "${info.searchTerm}"`, (db) => listProducts(db, storeId, listQuery({ search: info.searchTerm }))],
+    [`search products "${info.wideSearchTerm}"`, (db) => listProducts(db, storeId, listQuery({ search: info.wideSearchTerm }))],
+    [`search products "${info.searchTerm}" page 2`, (db) => listProducts(db, storeId, listQuery({ search: info.searchTerm, page: 2 }))],
     [
       'smart collection page 1',
       async (db) => listProducts(db, storeId, listQuery({}), await productsInCollection(db, storeId, info.smartCollectionId)),
@@ -68,7 +58,7 @@ export async function explainReads(target: BenchTarget, info: SeedInfo, file: st
   const sections: string[] = [];
   try {
     for (const [title, call] of reads(info)) {
-      const recorder = new Recorder();
+      const recorder = new StatementRecorder();
       await call(database.db.withPlugin(recorder));
       for (const statement of recorder.statements) {
         sections.push(

@@ -36,6 +36,10 @@ export interface BenchOptions {
   serverEnv: Record<string, string>;
   /** compiled: the production build; tsx: the sources as `npm start` runs them unbuilt */
   build: 'compiled' | 'tsx';
+  /** seed skewed data: the reads' matches among the oldest rows, then a burst of 10,000 non-matching ones */
+  skew: boolean;
+  /** seed a second store with a catalog of the same size first */
+  otherStore: boolean;
 }
 
 const USAGE = `npm run bench -- [options]
@@ -56,6 +60,11 @@ const USAGE = `npm run bench -- [options]
   --build compiled|tsx       the server from a fresh production build (default) or from the sources via tsx
                              (--smoke defaults to tsx: no build step)
   --server-env KEY=VALUE     extra environment for the server under test (repeatable), e.g. MALLOC_ARENA_MAX=2
+  --skew                     skewed data: every product a measured read matches (both searches, the smart
+                             collection) and every fulfilled order among the oldest rows, then a burst of
+                             10,000 newer products and 10,000 newer pending orders that match none of them
+  --other-store              first seed a second store with its own catalog of the same size (same words):
+                             one store's search must not pay for another store's rows
   --keep                     keep the seeded database / data dir (prints where)
   --seed-only                seed (and --explain), keep the database and print where: for experiments`;
 
@@ -115,6 +124,8 @@ const OPTIONS = {
   'seed-only': { type: 'boolean', default: false },
   build: { type: 'string' },
   'server-env': { type: 'string', multiple: true },
+  skew: { type: 'boolean', default: false },
+  'other-store': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -146,6 +157,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     seedOnly: values['seed-only'] ?? false,
     build: buildOf(values.build, smoke),
     serverEnv: envOf(values['server-env'] ?? []),
+    skew: values.skew ?? false,
+    otherStore: values['other-store'] ?? false,
   };
 }
 

@@ -189,7 +189,9 @@ export function formatResult(result: BenchResult): string {
     `\n${meta.engine} @ ${meta.scale} (${seed.counts.products} products, ${seed.counts.customers} customers, ${seed.counts.orders} orders), ` +
       `${meta.options.connections} connections, ${meta.options.rounds} x ${meta.options.duration} s rounds, ` +
       `server ${meta.build} from ${meta.commit ?? '?'}${meta.uncommittedChanges ? ' + uncommitted changes' : ''}`,
-    `search "${seed.searchTerm}" matches ${seed.searchMatches} products; smart collection ${seed.smartCollectionMatches}; price sort page ${seed.pricePage}; ` +
+    `data: ${seed.shape.skew ? 'skewed (matches among the oldest, then a burst of 10,000 non-matching)' : 'uniform'}` +
+      `${seed.shape.otherStore ? ', plus a second store of the same size' : ''}; ` +
+      `search "${seed.searchTerm}" matches ${seed.searchMatches} products, "${seed.wideSearchTerm}" ${seed.wideSearchMatches}; smart collection ${seed.smartCollectionMatches}; price sort page ${seed.pricePage}; ` +
       `bulk rows identical to createProduct's: ${seed.fidelity.identical}`,
     formatScenarios(result.scenarios),
     formatWaits(result.scenarios),

@@ -218,7 +218,7 @@ export async function runBench(options: BenchOptions, scale: ScaleName, scenario
   pendingCleanups.add(cleanup);
   try {
     say(`seeding ${scale} into ${target.describe}`);
-    const info = await seed(target, SCALES[scale]);
+    const info = await seed(target, SCALES[scale], { skew: options.skew, otherStore: options.otherStore });
     if (options.explain) await explainReads(target, info, join(options.out, `explain-${options.engine}-${scale}.txt`));
     if (options.seedOnly) return seededOnly(options, scale, info, target);
     const started = await startChildren(options, target, info, logs, children);

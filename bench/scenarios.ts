@@ -65,7 +65,7 @@ let created = 0;
 /** A product like the seeded ones (same generator and options), numbered past them so its handle is new. */
 function newProductBody(seed: SeedInfo) {
   created += 1;
-  return { ...productFixture(seed.counts.products + created), options: PRODUCT_OPTIONS };
+  return { ...productFixture(seed.nextFixture + created), options: PRODUCT_OPTIONS };
 }
 
 function newOrderBody(seed: SeedInfo) {
@@ -127,6 +127,10 @@ export const SCENARIOS: Scenario[] = [
   read('list-products', 'list products p1', () => [`${API}/products`]),
   read('list-products-price-deep', 'list p2000 by price', (ctx) => [`${API}/products?page=${ctx.seed.pricePage}&sort=price`]),
   read('search-products', 'search products 1%', (ctx) => [`${API}/products?search=${encodeURIComponent(ctx.seed.searchTerm)}`]),
+  read('search-products-wide', 'search products 8%', (ctx) => [`${API}/products?search=${encodeURIComponent(ctx.seed.wideSearchTerm)}`]),
+  read('search-products-p2', 'search products 1% p2', (ctx) => [
+    `${API}/products?search=${encodeURIComponent(ctx.seed.searchTerm)}&page=2`,
+  ]),
   read('smart-collection', 'smart collection p1', (ctx) => [`${API}/collections/${ctx.seed.smartCollectionId}/products`]),
   read('get-order', 'get order', (ctx) => ctx.seed.orderIds.map((id) => `${API}/orders/${id}`)),
   read('list-orders-status', 'list orders by status', () => [`${API}/orders?status=fulfilled`]),

@@ -88,8 +88,8 @@ type Rows = {
   links: Insertable<DB['variant_attribute_values']>[];
 };
 
-function productRows(storeId: string, i: number, createdAt: Date, valueIds: Map<string, Map<string, string>>, rows: Rows): SeededProduct {
-  const input = productInput(i);
+function productRows(storeId: string, j: number, createdAt: Date, valueIds: Map<string, Map<string, string>>, rows: Rows): SeededProduct {
+  const input = productInput(j);
   const id = newId();
   const handle = handleBaseOf(input.title);
   rows.products.push({
@@ -114,14 +114,15 @@ function productRows(storeId: string, i: number, createdAt: Date, valueIds: Map<
   return { id, title: input.title, price: input.price, comparePrice: input.comparePrice, sku: skus[0] };
 }
 
-/** Products [SERVICE_PRODUCTS, count) in chunks of CHUNK, each chunk one transaction. */
-async function bulkProducts(db: Db, storeId: string, count: number, now: number, seeded: SeededProduct[]): Promise<void> {
+/** Products at positions [SERVICE_PRODUCTS, order.length) in chunks of CHUNK, each chunk one transaction. */
+async function bulkProducts(db: Db, storeId: string, order: number[], now: number, seeded: SeededProduct[]): Promise<void> {
   const valueIds = await optionValueIds(db, storeId);
+  const count = order.length;
   await inChunks(db, count - SERVICE_PRODUCTS, CHUNK, 'products', async (trx, start, end) => {
     const rows: Rows = { products: [], variants: [], links: [] };
     for (let k = start; k < end; k++) {
       const i = SERVICE_PRODUCTS + k;
-      seeded.push(productRows(storeId, i, createdAtOf(i, count, 2, now), valueIds, rows));
+      seeded.push(productRows(storeId, order[i], createdAtOf(i, count, 2, now), valueIds, rows));
     }
     await insertRows(trx, 'products', rows.products);
     await insertRows(trx, 'variants', rows.variants);
@@ -129,12 +130,16 @@ async function bulkProducts(db: Db, storeId: string, count: number, now: number,
   });
 }
 
-/** Returns every product (index order) with what the scenarios need to address and buy it. */
-export async function seedCatalog(db: Db, storeId: string, count: number, ctx: ProductContext): Promise<SeededProduct[]> {
+/**
+ * `order` holds the fixture index of each product in creation order (bench/seed/skew.ts). Returns
+ * every product in creation order with what the scenarios need to address and buy it.
+ */
+export async function seedCatalog(db: Db, storeId: string, order: number[], ctx: ProductContext): Promise<SeededProduct[]> {
   const seeded: SeededProduct[] = [];
   const now = Date.now();
+  const count = order.length;
   for (let i = 0; i < Math.min(SERVICE_PRODUCTS, count); i++) {
-    const product = await db.transaction().execute((trx) => createProduct(trx, storeId, productInput(i), ctx));
+    const product = await db.transaction().execute((trx) => createProduct(trx, storeId, productInput(order[i]), ctx));
     seeded.push({
       id: product.id,
       title: product.title,
@@ -146,6 +151,6 @@ export async function seedCatalog(db: Db, storeId: string, count: number, ctx: P
   // The service's inserts above made the connection cache foreign-key check plans for near-empty
   // tables (sequential scans); statistics make the first bulk chunk plan them again, with indexes.
   await sql`ANALYZE`.execute(db);
-  if (count > SERVICE_PRODUCTS) await bulkProducts(db, storeId, count, now, seeded);
+  if (count > SERVICE_PRODUCTS) await bulkProducts(db, storeId, order, now, seeded);
   return seeded;
 }

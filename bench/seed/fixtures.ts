@@ -13,7 +13,7 @@ const ADJECTIVES = ['Classic', 'Modern', 'Vintage', 'Organic', 'Premium', 'Every
 const NOUNS = ['Shirt', 'Hoodie', 'Mug', 'Backpack', 'Sneaker', 'Jacket', 'Lamp', 'Notebook', 'Bottle', 'Scarf', 'Cap', 'Blanket', 'Tote'];
 const FIRST_NAMES = ['Ada', 'Grace', 'Alan', 'Linus', 'Margaret', 'Dennis', 'Barbara', 'Ken', 'Edsger', 'Frances', 'Niklaus', 'Radia'];
 const LAST_NAMES = ['Lovelace', 'Hopper', 'Turing', 'Torvalds', 'Hamilton', 'Ritchie', 'Liskov', 'Thompson', 'Dijkstra', 'Allen', 'Wirth'];
-const ORDER_STATUSES = [
+export const ORDER_STATUSES = [
   'fulfilled',
   'fulfilled',
   'fulfilled',
@@ -49,6 +49,8 @@ function searchWords(): string[] {
 
 export const SEARCH_WORDS = searchWords();
 export const SEARCH_TERM = SEARCH_WORDS[0].toLowerCase();
+/** The wide search term: ADJECTIVES[0], the title (and so handle and SKUs) of one product in ADJECTIVES.length (8.3%). */
+export const WIDE_SEARCH_TERM = ADJECTIVES[0].toLowerCase();
 
 /** A cheap deterministic hash of i (and a salt) to [0, 1). */
 export function unit(i: number, salt = 0): number {
@@ -133,8 +135,7 @@ export interface OrderShape {
   customerIndex: number | null;
 }
 
-export function orderShape(i: number, products: number, customers: number): OrderShape {
-  const status = ORDER_STATUSES[i % ORDER_STATUSES.length];
+export function orderShape(i: number, products: number, customers: number, status = ORDER_STATUSES[i % ORDER_STATUSES.length]): OrderShape {
   return {
     status,
     paymentStatus: status === 'pending' ? 'pending' : 'paid',

@@ -74,8 +74,14 @@ function orderTotals(shape: OrderShape, lines: ReturnType<typeof cartLines>, i: 
   };
 }
 
-function orderRow(storeId: string, i: number, count: number, products: SeededProduct[], customerIds: string[], now: number) {
-  const shape = orderShape(i, products.length, customerIds.length);
+interface OrderPlan {
+  count: number;
+  statusOf: (i: number) => string;
+}
+
+function orderRow(storeId: string, i: number, plan: OrderPlan, products: SeededProduct[], customerIds: string[], now: number) {
+  const count = plan.count;
+  const shape = orderShape(i, products.length, customerIds.length, plan.statusOf(i));
   const customer = shape.customerIndex === null ? null : customerFixture(shape.customerIndex);
   const lines = cartLines(shape, products);
   const address = JSON.stringify(completeAddress(orderAddress(customer, i)));
@@ -96,20 +102,20 @@ function orderRow(storeId: string, i: number, count: number, products: SeededPro
   } satisfies Insertable<DB['orders']>;
 }
 
-/** Returns the order ids in index order. */
+/** Returns the order ids in index order; `plan` (bench/seed/skew.ts) says how many and each one's status. */
 export async function seedOrders(
   db: Db,
   storeId: string,
-  count: number,
+  plan: OrderPlan,
   products: SeededProduct[],
   customerIds: string[],
 ): Promise<string[]> {
   const ids: string[] = [];
   const now = Date.now();
-  await inChunks(db, count, CHUNK, 'orders', async (trx, start, end) => {
+  await inChunks(db, plan.count, CHUNK, 'orders', async (trx, start, end) => {
     const rows: Insertable<DB['orders']>[] = [];
     for (let i = start; i < end; i++) {
-      const row = orderRow(storeId, i, count, products, customerIds, now);
+      const row = orderRow(storeId, i, plan, products, customerIds, now);
       ids.push(row.id);
       rows.push(row);
     }

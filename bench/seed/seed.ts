@@ -11,8 +11,9 @@ import { createAdmin, createStore } from '../../src/stores/index.js';
 import type { BenchTarget } from '../database.js';
 import { SERVICE_PRODUCTS, type SeededProduct, seedCatalog } from './catalog.js';
 import { checkFidelity, type Fidelity } from './fidelity.js';
-import { SEARCH_TERM } from './fixtures.js';
+import { SEARCH_TERM, WIDE_SEARCH_TERM } from './fixtures.js';
 import { seedCustomers, seedOrders } from './people.js';
+import { catalogOrder, orderPlan } from './skew.js';
 
 /** What the scenarios need to know about the seeded store; plain JSON (it travels to the load driver). */
 export interface SeedInfo {
@@ -31,11 +32,23 @@ export interface SeedInfo {
   smartCollectionId: string;
   searchTerm: string;
   searchMatches: number;
+  /** a term matching ~8% of the products (the wide search scenario) */
+  wideSearchTerm: string;
+  wideSearchMatches: number;
+  /** the first product fixture index no seeded product uses (created products start there) */
+  nextFixture: number;
+  shape: SeedShape;
   smartCollectionMatches: number;
   /** page 2,000 of the price sort, or the last page when the catalog has fewer than 50,000 products */
   pricePage: number;
   fidelity: Fidelity;
   seconds: Record<string, number>;
+}
+
+/** The data's shape: `skew` (bench/seed/skew.ts); `otherStore`: a second store with its own catalog of the same size. */
+export interface SeedShape {
+  skew: boolean;
+  otherStore: boolean;
 }
 
 const SAMPLE = 200;
@@ -88,6 +101,7 @@ async function countWhere(db: Db, storeId: string, condition: ReturnType<typeof 
 }
 
 interface Seeded {
+  order: number[];
   storeId: string;
   apiKey: string;
   products: SeededProduct[];
@@ -96,33 +110,52 @@ interface Seeded {
   smartCollectionId: string;
 }
 
-async function seedAll(db: Db, target: BenchTarget, productCount: number, seconds: Record<string, number>): Promise<Seeded> {
+async function seedAll(
+  db: Db,
+  target: BenchTarget,
+  productCount: number,
+  shape: SeedShape,
+  seconds: Record<string, number>,
+): Promise<Seeded> {
   const config = loadConfig({ STOREFRONT_DATA_DIR: target.dataDir, STOREFRONT_JWT_SECRET: 'x'.repeat(32), LOG_LEVEL: 'silent' });
   const media = createMediaStore(config);
+  const ctx = { media, config };
+  if (shape.otherStore) {
+    // Another tenant as large, whose products match the same terms: a search must not pay for them.
+    const other = await createStore(db, { slug: 'bench-other', name: 'Other store' });
+    await timed(seconds, 'other-store-products', () => seedCatalog(db, other.id, catalogOrder(productCount, false), ctx));
+  }
   const store = await createStore(db, { slug: 'bench', name: 'Bench store' });
   await createAdmin(db, store.id, { email: 'admin@bench.test', password: ADMIN_PASSWORD });
   const { key } = await createApiKey(db, store.id, { name: 'bench', scopes: ['*'] });
-  const ctx = { media, config };
-  const products = await timed(seconds, 'products', () => seedCatalog(db, store.id, productCount, ctx));
+  const order = catalogOrder(productCount, shape.skew);
+  const products = await timed(seconds, 'products', () => seedCatalog(db, store.id, order, ctx));
   const smartCollectionId = await seedSmartCollection(db, store.id, media);
   const customerIds = await timed(seconds, 'customers', () => seedCustomers(db, store.id, Math.floor(productCount / 2)));
-  const orderIds = await timed(seconds, 'orders', () => seedOrders(db, store.id, productCount * 2, products, customerIds));
+  const plan = orderPlan(productCount * 2, shape.skew);
+  const orderIds = await timed(seconds, 'orders', () => seedOrders(db, store.id, plan, products, customerIds));
   // A fresh import is analyzed before it is measured, as autovacuum (PostgreSQL) or the server's timer (PGlite) would.
   await timed(seconds, 'vacuum-analyze', () => sql`VACUUM ANALYZE`.execute(db));
-  return { storeId: store.id, apiKey: key, products, customerIds, orderIds, smartCollectionId };
+  return { order, storeId: store.id, apiKey: key, products, customerIds, orderIds, smartCollectionId };
 }
 
 /** Creates, fills and closes the target's database; the server under test starts on it afterwards. */
-export async function seed(target: BenchTarget, productCount: number): Promise<SeedInfo> {
+export async function seed(
+  target: BenchTarget,
+  productCount: number,
+  shape: SeedShape = { skew: false, otherStore: false },
+): Promise<SeedInfo> {
   const seconds: Record<string, number> = {};
   const database = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir, poolSize: 4 });
   try {
     await migrate(database.db);
     const db = database.db;
-    const s = await seedAll(db, target, productCount, seconds);
+    const s = await seedAll(db, target, productCount, shape, seconds);
     const fidelity = await checkFidelity(db, s.storeId, s.products[0].id, s.products[Math.min(SERVICE_PRODUCTS, s.products.length - 1)].id);
     const hotVariant = await seedHotVariant(db, s.storeId, s.products[s.products.length >> 1]);
-    const matches = await countWhere(db, s.storeId, productListSpec.search(likePattern(SEARCH_TERM)) as ReturnType<typeof sql>);
+    const matchesOf = (term: string) =>
+      countWhere(db, s.storeId, productListSpec.search(likePattern(term), s.storeId) as ReturnType<typeof sql>);
+    const [matches, wideMatches] = [await matchesOf(SEARCH_TERM), await matchesOf(WIDE_SEARCH_TERM)];
     const under100 = await countWhere(db, s.storeId, sql`products.price < 100 AND products.status = 'active'`);
     return {
       storeId: s.storeId,
@@ -139,8 +172,12 @@ export async function seed(target: BenchTarget, productCount: number): Promise<S
       smartCollectionId: s.smartCollectionId,
       searchTerm: SEARCH_TERM,
       searchMatches: matches,
+      wideSearchTerm: WIDE_SEARCH_TERM,
+      wideSearchMatches: wideMatches,
+      nextFixture: s.order.reduce((max, j) => Math.max(max, j), 0) + 1,
+      shape,
       smartCollectionMatches: under100,
-      pricePage: Math.max(1, Math.min(2000, Math.ceil(productCount / 25))),
+      pricePage: Math.max(1, Math.min(2000, Math.ceil(s.products.length / 25))),
       fidelity,
       seconds,
     };

@@ -37,6 +37,6 @@ export async function deleteAttributeSet(db: Db, storeId: string, id: string) {
 export async function listAttributeSets(db: Db, storeId: string, query: AttributeSetListQuery) {
   let base = selectAttributeSets(db, storeId);
   if (query.status) base = base.where('status', '=', query.status);
-  const { rows, pagination } = await runList(base, query, listSpec);
+  const { rows, pagination } = await runList(base, query, listSpec, { db, storeId });
   return { data: rows.map(toAttributeSetOutput), pagination };
 }

@@ -90,6 +90,6 @@ export async function deleteAttribute(db: Db, storeId: string, id: string) {
 }
 
 export async function listAttributes(db: Db, storeId: string, query: AttributeListQuery) {
-  const { rows, pagination } = await runList(selectAttributes(db, storeId), query, listSpec);
+  const { rows, pagination } = await runList(selectAttributes(db, storeId), query, listSpec, { db, storeId });
   return { data: await toAttributeOutputs(db, storeId, rows, query.expand === 'values'), pagination };
 }

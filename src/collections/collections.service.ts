@@ -134,6 +134,6 @@ export async function deleteCollection(db: Tx, storeId: string, id: string): Pro
 }
 
 export async function listCollections(db: Db, storeId: string, query: CollectionListQuery) {
-  const { rows, pagination } = await runList(selectCollections(db, storeId), query, listSpec);
+  const { rows, pagination } = await runList(selectCollections(db, storeId), query, listSpec, { db, storeId });
   return { data: rows.map(toCollectionOutput), pagination };
 }

@@ -62,10 +62,33 @@ const TEXT_PATTERNS: Record<string, (value: string) => string> = {
 const NEGATED = new Set(['not_equals', 'not_contains']);
 
 /**
+ * Text columns holding a closed set of lowercase ASCII words: products.status (its CHECK in
+ * migrations/0002). For a printable-ASCII value, `ILIKE` without wildcards is ASCII case-insensitive
+ * equality, so `equals` is exactly `= lower(value)` — which the (store_id, status, …) index serves,
+ * where ILIKE made every smart collection on status read the whole catalog — and a value outside the
+ * set matches no row. Other values (non-ASCII case folding) keep ILIKE.
+ */
+const CLOSED_TEXT_VALUES: Record<string, readonly string[]> = { status: ['active', 'disabled'] };
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/** `equals`/`not_equals` on a closed column as exact comparisons, or undefined where ILIKE must stay. */
+function compileClosed(rule: Rule): Expression<SqlBool> | undefined {
+  const values = Object.hasOwn(CLOSED_TEXT_VALUES, rule.field) ? CLOSED_TEXT_VALUES[rule.field] : undefined;
+  if (!values || !PRINTABLE_ASCII.test(rule.value) || (rule.operator !== 'equals' && rule.operator !== 'not_equals')) return undefined;
+  const value = rule.value.toLowerCase();
+  const known = values.includes(value);
+  const column = PRODUCT_TEXT_COLUMNS[rule.field];
+  if (rule.operator === 'equals') return known ? sql<SqlBool>`${column} = ${value}` : sql<SqlBool>`FALSE`;
+  return known ? sql<SqlBool>`${column} IS DISTINCT FROM ${value}` : sql<SqlBool>`TRUE`;
+}
+
+/**
  * Text matching is case-insensitive ILIKE. A negated operator is the exact complement of its
  * positive one, so a product whose field is null (no badge, no variant SKU) matches it.
  */
 function compileText(rule: Rule): Expression<SqlBool> {
+  const closed = compileClosed(rule);
+  if (closed) return closed;
   const pattern = TEXT_PATTERNS[rule.operator](rule.value);
   const negated = NEGATED.has(rule.operator);
   if (rule.field === 'sku') {

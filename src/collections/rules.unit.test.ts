@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { DummyDriver, type Expression, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type SqlBool } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { DB } from '../db/tables.js';
@@ -20,6 +21,29 @@ function compiled(condition: Expression<SqlBool>) {
 
 const one = (field: string, operator: string, value: string) => compiled(compileRules('all condition', [{ field, operator, value }]));
 
+describe('compileRules: status, a closed set of lowercase words', () => {
+  it.each([
+    ['equals', 'active', '"products"."status" = $1', ['active']],
+    ['equals', 'DisAbled', '"products"."status" = $1', ['disabled']],
+    ['equals', 'archived', 'FALSE', []],
+    ['equals', 'activ%', 'FALSE', []],
+    ['not_equals', 'ACTIVE', '"products"."status" IS DISTINCT FROM $1', ['active']],
+    ['not_equals', 'archived', 'TRUE', []],
+    // non-ASCII case folding is left to ILIKE, which decides it as before
+    ['equals', 'actİve', '"products"."status" ILIKE $1', ['actİve']],
+  ])('status %s %s', (operator, value, sqlText, parameters) => {
+    expect(one('status', operator, value)).toEqual({ where: `((${sqlText}))`, parameters });
+  });
+
+  it('lists exactly the values the products.status CHECK allows', () => {
+    const migration = readFileSync(new URL('../../migrations/0002_products.sql', import.meta.url), 'utf8');
+    const allowed = /status text NOT NULL DEFAULT 'active' CHECK \(status IN \(([^)]*)\)\)/.exec(migration)?.[1];
+    expect(allowed?.split(',').map((v) => v.trim().replace(/'/g, ''))).toEqual(['active', 'disabled']);
+    expect(one('status', 'equals', 'active').parameters).toEqual(['active']);
+    expect(one('status', 'equals', 'disabled').parameters).toEqual(['disabled']);
+  });
+});
+
 describe('compileRules: text fields', () => {
   it.each([
     ['equals', 'Summer', '"products"."title" ILIKE $1', 'Summer'],
@@ -34,7 +58,7 @@ describe('compileRules: text fields', () => {
 
   it('maps each text field to its column', () => {
     expect(one('handle', 'equals', 'a').where).toContain('"products"."handle" ILIKE $1');
-    expect(one('status', 'equals', 'active').where).toContain('"products"."status" ILIKE $1');
+    expect(one('status', 'contains', 'activ').where).toContain('"products"."status" ILIKE $1');
     expect(one('badge', 'contains', 'new').where).toContain('"products"."badge" ILIKE $1');
   });
 

@@ -71,6 +71,6 @@ export async function updateCustomer(db: Db, storeId: string, id: string, input:
 }
 
 export async function listCustomers(db: Db, storeId: string, query: CustomerListQuery) {
-  const { rows, pagination } = await runList(selectCustomers(db, storeId), query, listSpec);
+  const { rows, pagination } = await runList(selectCustomers(db, storeId), query, listSpec, { db, storeId });
   return { data: rows.map(toCustomerOutput), pagination };
 }

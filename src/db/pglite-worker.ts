@@ -2,6 +2,7 @@
 // Protocol: { id, sql, params? } in; { id, rows, affectedRows } or { id, error } out.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 const SHARED_BUFFERS = '32MB';
@@ -25,7 +26,8 @@ async function main(): Promise<void> {
   try {
     db = await PGlite.create({
       dataDir: workerData.dataDir as string,
-      extensions: { pg_trgm },
+      // btree_gin: search indexes that lead with store_id (migrations/0006).
+      extensions: { pg_trgm, btree_gin },
       // PGlite's default 160 MB of shared buffers more than doubles the process's memory (~520 MB → ~210 MB
       // resident at 32 MB); the OS page cache still holds the data files.
       startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],

@@ -142,6 +142,6 @@ export async function listOrders(db: Db, storeId: string, query: OrderListQuery)
   if (query.status !== undefined) base = base.where('order_status', '=', query.status);
   if (query.paymentStatus !== undefined) base = base.where('payment_status', '=', query.paymentStatus);
   if (query.userId !== undefined) base = base.where('user_id', '=', query.userId);
-  const { rows, pagination } = await runList(base, query, listSpec);
+  const { rows, pagination } = await runList(base, query, listSpec, { db, storeId });
   return { data: rows.map(toOrderOutput), pagination };
 }

@@ -1,4 +1,4 @@
-import type { Expression, SqlBool } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
 import { productsInCollection, setProductCollections } from '../collections/index.js';
 import type { Db } from '../db/index.js';
 import { type Tx, withTx } from '../db/index.js';
@@ -121,12 +121,14 @@ export async function listProducts(db: Db, storeId: string, query: ProductListQu
   let base = selectProductsWithRelations(db, storeId);
   if (query.handle !== undefined) base = base.where('products.handle', '=', query.handle);
   if (query.status !== undefined) base = base.where('products.status', '=', query.status);
-  if (extraCondition) base = base.where(extraCondition);
+  // Membership (manual or smart) narrows the list without an index in sort order: runList lists it like a search.
+  const narrowing = extraCondition ? [extraCondition] : [];
   if (query.collection !== undefined) {
     const condition = await collectionCondition(db, storeId, query.collection);
     if (!condition) return { data: [], pagination: paginationOf(query, 0) };
-    base = base.where(condition);
+    narrowing.push(condition);
   }
-  const { rows, pagination } = await runList(base, query, productListSpec);
+  const narrow = narrowing.length ? sql<SqlBool>`(${sql.join(narrowing, sql` AND `)})` : undefined;
+  const { rows, pagination } = await runList(base, query, productListSpec, { db, storeId, narrow });
   return { data: toProductOutputs(rows), pagination };
 }

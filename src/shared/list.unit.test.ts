@@ -15,8 +15,8 @@ describe('list spec and query schema in step', () => {
   it('refuses a sort key the spec has no SQL for instead of silently sorting by createdAt', async () => {
     const spec: ListSpec = { sorts: { createdAt: sql`created_at` }, idColumn: sql`id`, search: () => sql`true` };
     const base = db.selectFrom('things').selectAll();
-    await expect(runList(base, { page: 1, limit: 10, sort: '-name' }, spec)).rejects.toThrow(/sort "name"/);
-    await expect(runList(base, { page: 1, limit: 10, sort: 'toString' }, spec)).rejects.toThrow(/sort "toString"/);
+    await expect(runList(base, { page: 1, limit: 10, sort: '-name' }, spec, { db, storeId: 's' })).rejects.toThrow(/sort "name"/);
+    await expect(runList(base, { page: 1, limit: 10, sort: 'toString' }, spec, { db, storeId: 's' })).rejects.toThrow(/sort "toString"/);
   });
 
   it('requires every list to offer the default createdAt sort', () => {
