@@ -2,7 +2,7 @@ import { createAddress } from '../addresses/index.js';
 import type { Db } from '../db/index.js';
 import { withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
-import { creationTimes, isId, newId, pastTimestampDetails, runList } from '../shared/index.js';
+import { countedTotal, creationTimes, isId, newId, pastTimestampDetails, runList } from '../shared/index.js';
 import type { CreateCustomerInput, Customer, CustomerListQuery, UpdateCustomerInput } from './customers.schema.js';
 import {
   findCustomerRow,
@@ -54,6 +54,8 @@ export async function updateCustomer(db: Db, storeId: string, id: string, input:
 }
 
 export async function listCustomers(db: Db, storeId: string, query: CustomerListQuery) {
-  const { rows, pagination } = await runList(selectCustomers(db, storeId), query, listSpec);
+  const { rows, pagination } = await runList(selectCustomers(db, storeId), query, listSpec, () =>
+    countedTotal(db, storeId, { list: 'customers' }),
+  );
   return { data: rows.map(toCustomerOutput), pagination };
 }

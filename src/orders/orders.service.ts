@@ -2,7 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../db/index.js';
 import { withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
-import { creationTimes, isId, missingReferences, newId, pastTimestampDetails, runList } from '../shared/index.js';
+import { countedTotal, creationTimes, isId, missingReferences, newId, pastTimestampDetails, runList } from '../shared/index.js';
 import { generateOrderNumber } from './order-numbers.js';
 import type { CreateOrderInput, Order, OrderListQuery, UpdateOrderInput } from './orders.schema.js';
 import {
@@ -101,6 +101,11 @@ export async function listOrders(db: Db, storeId: string, query: OrderListQuery)
   if (query.status !== undefined) base = base.where('order_status', '=', query.status);
   if (query.paymentStatus !== undefined) base = base.where('payment_status', '=', query.paymentStatus);
   if (query.userId !== undefined) base = base.where('user_id', '=', query.userId);
-  const { rows, pagination } = await runList(base, query, listSpec);
+  // status and paymentStatus are counter keys; a customer's orders are counted (few, and indexed).
+  const total =
+    query.userId === undefined
+      ? () => countedTotal(db, storeId, { list: 'orders', status: query.status, paymentStatus: query.paymentStatus })
+      : undefined;
+  const { rows, pagination } = await runList(base, query, listSpec, total);
   return { data: rows.map(toOrderOutput), pagination };
 }

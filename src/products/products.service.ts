@@ -4,7 +4,7 @@ import type { Db } from '../db/index.js';
 import { type Tx, withTx } from '../db/index.js';
 import { AppError, notFound } from '../errors.js';
 import { storeMedia } from '../media/index.js';
-import { deleteRecord, isId, newId, paginationOf, runList } from '../shared/index.js';
+import { countedTotal, deleteRecord, isId, newId, paginationOf, runList } from '../shared/index.js';
 import { assertHandleFree, insertProduct } from './handles.js';
 import { type PreparedProduct, type ProductContext, prepareProduct } from './product-input.js';
 import type { CreateProductInput, Product, ProductListQuery, UpdateProductInput } from './products.schema.js';
@@ -127,6 +127,9 @@ export async function listProducts(db: Db, storeId: string, query: ProductListQu
     if (!condition) return { data: [], pagination: paginationOf(query, 0) };
     base = base.where(condition);
   }
-  const { rows, pagination } = await runList(base, query, productListSpec);
+  // Only the status filter is a counter key; a handle, a collection or a membership condition counts.
+  const onlyCounterKeys = query.handle === undefined && query.collection === undefined && !extraCondition;
+  const total = onlyCounterKeys ? () => countedTotal(db, storeId, { list: 'products', status: query.status }) : undefined;
+  const { rows, pagination } = await runList(base, query, productListSpec, total);
   return { data: toProductOutputs(rows), pagination };
 }
