@@ -3,9 +3,10 @@
 -- list_counts holds, per store and list, how many rows carry each value of the list's exact-match
 -- filters (key1, key2; '' where a list has fewer). Triggers keep it in the writing transaction, so a
 -- total read from it is as exact and as transactional as count(*). Each (store, list, key) is spread
--- over 8 shards: concurrent writers in one store lock different rows. The shard is chosen from the
--- transaction id, so one transaction always adds to the same row of a key (no lock-order deadlocks
--- between its own statements). A shard's n may go negative (a row counted in one shard, deleted from
+-- over 32 shards, chosen by transaction id: transactions in flight together have nearby ids, so up to 32
+-- concurrent writers in one store lock different rows (a counter row stays locked until its writer
+-- commits); and one transaction always adds to the same row of a key (no lock-order deadlocks between
+-- its own statements). A shard's n may go negative (a row counted in one shard, deleted from
 -- another); only the sum over the shards means anything.
 --
 -- Lists and keys:  products (status) · orders (order_status, payment_status) · attribute_sets (status)
@@ -57,7 +58,7 @@ BEGIN
     EXECUTE format($fn$
       CREATE FUNCTION %1$I() RETURNS trigger LANGUAGE plpgsql AS $body$
       DECLARE
-        v_shard smallint := (txid_current() %% 8)::smallint;
+        v_shard smallint := (txid_current() %% 32)::smallint;
       BEGIN
         IF TG_OP = 'INSERT' THEN
           INSERT INTO list_counts AS c (store_id, list, key1, key2, shard, n)
