@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.js';
 import { withTx } from '../db/index.js';
 import { notFound } from '../errors.js';
-import { deleteRecord, isId, lockedCurrent, runList, suppliedColumns } from '../shared/index.js';
+import { countedTotal, deleteRecord, isId, lockedCurrent, runList, suppliedColumns } from '../shared/index.js';
 import type { AttributeSetListQuery, CreateAttributeSetInput, UpdateAttributeSetInput } from './attribute-sets.schema.js';
 import { insertAttributeSet, listSpec, selectAttributeSets, toAttributeSetOutput, updateAttributeSetRow } from './attribute-sets.sql.js';
 
@@ -37,6 +37,7 @@ export async function deleteAttributeSet(db: Db, storeId: string, id: string) {
 export async function listAttributeSets(db: Db, storeId: string, query: AttributeSetListQuery) {
   let base = selectAttributeSets(db, storeId);
   if (query.status) base = base.where('status', '=', query.status);
-  const { rows, pagination } = await runList(base, query, listSpec, { db, storeId });
+  const total = () => countedTotal(db, storeId, { list: 'attribute_sets', status: query.status });
+  const { rows, pagination } = await runList(base, query, listSpec, { db, storeId, total });
   return { data: rows.map(toAttributeSetOutput), pagination };
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.js';
 import { type Tx, withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
-import { assertReference, deleteRecord, isId, iso, lockedCurrent, runList, suppliedColumns } from '../shared/index.js';
+import { assertReference, countedTotal, deleteRecord, isId, iso, lockedCurrent, runList, suppliedColumns } from '../shared/index.js';
 import { listedValuesOf, toAttributeValueOutput, upsertAttributeValues } from './attribute-values.sql.js';
 import type { Attribute, AttributeListQuery, CreateAttributeInput, UpdateAttributeInput } from './attributes.schema.js';
 import { type AttributeRow, insertAttribute, listSpec, selectAttributes, updateAttributeRow } from './attributes.sql.js';
@@ -90,6 +90,7 @@ export async function deleteAttribute(db: Db, storeId: string, id: string) {
 }
 
 export async function listAttributes(db: Db, storeId: string, query: AttributeListQuery) {
-  const { rows, pagination } = await runList(selectAttributes(db, storeId), query, listSpec, { db, storeId });
+  const total = () => countedTotal(db, storeId, { list: 'attributes' });
+  const { rows, pagination } = await runList(selectAttributes(db, storeId), query, listSpec, { db, storeId, total });
   return { data: await toAttributeOutputs(db, storeId, rows, query.expand === 'values'), pagination };
 }

@@ -2,7 +2,7 @@ import type { Db } from '../db/index.js';
 import { type Tx, withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
 import { storeMedia } from '../media/index.js';
-import { deleteRecord, isId, lockedCurrent, newId, runList, suppliedColumns } from '../shared/index.js';
+import { countedTotal, deleteRecord, isId, lockedCurrent, newId, runList, suppliedColumns } from '../shared/index.js';
 import { fieldDetails, type ImageUploads, type ResolvedRules, referenceDetails, resolveRules } from './collections.checks.js';
 import type { Collection, CollectionListQuery, CreateCollectionInput, UpdateCollectionInput } from './collections.schema.js';
 import {
@@ -134,6 +134,7 @@ export async function deleteCollection(db: Tx, storeId: string, id: string): Pro
 }
 
 export async function listCollections(db: Db, storeId: string, query: CollectionListQuery) {
-  const { rows, pagination } = await runList(selectCollections(db, storeId), query, listSpec, { db, storeId });
+  const total = () => countedTotal(db, storeId, { list: 'collections' });
+  const { rows, pagination } = await runList(selectCollections(db, storeId), query, listSpec, { db, storeId, total });
   return { data: rows.map(toCollectionOutput), pagination };
 }

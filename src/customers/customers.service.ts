@@ -3,7 +3,7 @@ import type { Db } from '../db/index.js';
 import { withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
 import { detachCustomerOrders } from '../orders/index.js';
-import { creationTimes, deleteRecord, isId, lockedCurrent, newId, pastTimestampDetails, runList } from '../shared/index.js';
+import { countedTotal, creationTimes, deleteRecord, isId, lockedCurrent, newId, pastTimestampDetails, runList } from '../shared/index.js';
 import type { CreateCustomerInput, Customer, CustomerListQuery, UpdateCustomerInput } from './customers.schema.js';
 import {
   findCustomerRow,
@@ -71,6 +71,7 @@ export async function updateCustomer(db: Db, storeId: string, id: string, input:
 }
 
 export async function listCustomers(db: Db, storeId: string, query: CustomerListQuery) {
-  const { rows, pagination } = await runList(selectCustomers(db, storeId), query, listSpec, { db, storeId });
+  const total = () => countedTotal(db, storeId, { list: 'customers' });
+  const { rows, pagination } = await runList(selectCustomers(db, storeId), query, listSpec, { db, storeId, total });
   return { data: rows.map(toCustomerOutput), pagination };
 }

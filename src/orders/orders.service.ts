@@ -4,6 +4,7 @@ import { withTx } from '../db/index.js';
 import { type ErrorDetail, notFound, validationError } from '../errors.js';
 import { returnStock } from '../products/index.js';
 import {
+  countedTotal,
   creationTimes,
   deleteRecord,
   isId,
@@ -142,6 +143,11 @@ export async function listOrders(db: Db, storeId: string, query: OrderListQuery)
   if (query.status !== undefined) base = base.where('order_status', '=', query.status);
   if (query.paymentStatus !== undefined) base = base.where('payment_status', '=', query.paymentStatus);
   if (query.userId !== undefined) base = base.where('user_id', '=', query.userId);
-  const { rows, pagination } = await runList(base, query, listSpec, { db, storeId });
+  // status and paymentStatus are counter keys; a customer's orders are counted (few, and indexed).
+  const total =
+    query.userId === undefined
+      ? () => countedTotal(db, storeId, { list: 'orders', status: query.status, paymentStatus: query.paymentStatus })
+      : undefined;
+  const { rows, pagination } = await runList(base, query, listSpec, { db, storeId, total });
   return { data: rows.map(toOrderOutput), pagination };
 }

@@ -4,7 +4,7 @@ import type { Db } from '../db/index.js';
 import { type Tx, withTx } from '../db/index.js';
 import { AppError, notFound } from '../errors.js';
 import { storeMedia } from '../media/index.js';
-import { deleteRecord, isId, newId, paginationOf, runList } from '../shared/index.js';
+import { countedTotal, deleteRecord, isId, newId, paginationOf, runList } from '../shared/index.js';
 import { assertHandleFree, insertProduct } from './handles.js';
 import { type PreparedProduct, type ProductContext, prepareProduct } from './product-input.js';
 import type { CreateProductInput, Product, ProductListQuery, UpdateProductInput } from './products.schema.js';
@@ -129,6 +129,9 @@ export async function listProducts(db: Db, storeId: string, query: ProductListQu
     narrowing.push(condition);
   }
   const narrow = narrowing.length ? sql<SqlBool>`(${sql.join(narrowing, sql` AND `)})` : undefined;
-  const { rows, pagination } = await runList(base, query, productListSpec, { db, storeId, narrow });
+  // Only the status filter is a counter key; a handle or a narrowing condition (membership) counts.
+  const total =
+    query.handle === undefined && !narrow ? () => countedTotal(db, storeId, { list: 'products', status: query.status }) : undefined;
+  const { rows, pagination } = await runList(base, query, productListSpec, { db, storeId, narrow, total });
   return { data: toProductOutputs(rows), pagination };
 }

@@ -26,6 +26,7 @@ export {
 export { iso, isoOrNull, numberOrNull, ok, okList } from './envelope.js';
 export { isId, newId } from './ids.js';
 export { escapeLike, ilikeAny, ListQuery, type ListSpec, paginationOf, runList, type SortKeys } from './list.js';
+export { type CountedList, countedTotal } from './list-counts.js';
 export { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 export { type PurgeJob, purgeOnce, startPurgeLoop } from './purge-loop.js';
 export { assertReference, deleteRecord, lockedCurrent, lockRecord, missingReferences, recordExists } from './references.js';

@@ -55,6 +55,11 @@ export interface ListScope {
   storeId: string;
   /** a condition no index answers in sort order (collection membership, smart rules): listed like a search */
   narrow?: Expression<SqlBool>;
+  /**
+   * The exact total of `base` without counting (the list counters of list-counts.ts); a resource passes
+   * it only when every filter it applied is a counter key. A search or a narrowing counts its matches.
+   */
+  total?: () => Promise<number>;
 }
 
 /** `%`, `_` and `\` are literal characters in a search term. */
@@ -98,6 +103,10 @@ function orderOf(params: ListParams, spec: ListSpec): ListOrder {
  * Runs a list: `base` is already scoped to the store and its exact filters. Returns the page of
  * rows and the exact pagination. A search or a narrowing condition goes through `runMatchedList`.
  *
+ * `scope.total`, when the resource passes it, gives the exact total of `base` without counting (the list
+ * counters of list-counts.ts); a resource passes it only when every filter it applied is a counter key.
+ * A search always counts its matches.
+ *
  * Past the first page the rows are found in two steps (a "deferred join"): the page's ids come
  * from the sort index alone — an index-only scan skips the offset without touching the table —
  * and only those rows are then read whole. Page 2,000 of a 100,000-row list reads 25 rows, not 50,000.
@@ -127,11 +136,13 @@ export async function runList<DB, TB extends keyof DB, O>(
               .offset(offset)})`,
           ),
         );
-  const [countRow, rows] = await Promise.all([
-    base.clearSelect().select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
-    page.execute(),
-  ]);
-  const total = (countRow as { total: number }).total;
+  const counted = () =>
+    base
+      .clearSelect()
+      .select(sql<number>`count(*)::int`.as('total'))
+      .executeTakeFirstOrThrow()
+      .then((row) => (row as { total: number }).total);
+  const [total, rows] = await Promise.all([scope.total ? scope.total() : counted(), page.execute()]);
   return { rows: rows as O[], pagination: paginationOf(params, total) };
 }
 

@@ -1,0 +1,39 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/index.js';
+
+/**
+ * Exact list totals from the per-store counters of migrations/0007_list_counts.sql, kept by triggers in
+ * every writing transaction: a sum over a few dozen rows instead of `count(*)` over every row in scope.
+ * A list counted there names its keys here (key1, key2 in the table; '' where the list has fewer).
+ */
+export type CountedList =
+  | { list: 'products'; status?: string }
+  | { list: 'orders'; status?: string; paymentStatus?: string }
+  | { list: 'attribute_sets'; status?: string }
+  | { list: 'customers' | 'collections' | 'attributes' };
+
+function keysOf(counted: CountedList): [string | undefined, string | undefined] {
+  switch (counted.list) {
+    case 'orders':
+      return [counted.status, counted.paymentStatus];
+    case 'products':
+    case 'attribute_sets':
+      return [counted.status, undefined];
+    default:
+      return [undefined, undefined];
+  }
+}
+
+/**
+ * The exact number of the store's rows in `counted.list` with the given key values (an absent key
+ * matches every value). Only for filters that are all counter keys: anything else must count.
+ */
+export async function countedTotal(db: Db, storeId: string, counted: CountedList): Promise<number> {
+  const [key1, key2] = keysOf(counted);
+  const row = await sql<{ total: number }>`
+    SELECT coalesce(sum(n), 0)::int AS total FROM list_counts
+    WHERE store_id = ${storeId} AND list = ${counted.list}
+      ${key1 === undefined ? sql`` : sql`AND key1 = ${key1}`}
+      ${key2 === undefined ? sql`` : sql`AND key2 = ${key2}`}`.execute(db);
+  return row.rows[0].total;
+}
