@@ -17,6 +17,7 @@ import {
   toProductOutput,
   toVariantOutput,
   updateProductRow,
+  type VariantRow,
 } from './products.sql.js';
 import { syncVariants } from './variants.service.js';
 
@@ -44,7 +45,10 @@ export async function getProduct(db: Db, storeId: string, id: string): Promise<P
   return product;
 }
 
-/** The writes after the product row: variants, memberships, then media bytes (last, so a failed request writes no file). */
+/**
+ * The writes after the product row: variants, memberships, then media bytes (last, so a failed
+ * request writes no file). Returns the variants created.
+ */
 async function writeRelations(
   db: Tx,
   storeId: string,
@@ -52,13 +56,16 @@ async function writeRelations(
   prepared: PreparedProduct,
   collections: string[] | undefined,
   ctx: ProductContext,
-) {
+  fresh = false,
+): Promise<VariantRow[]> {
+  let variants: VariantRow[] = [];
   if (prepared.options) {
     const defaults = { id: row.id, handle: row.handle, price: prepared.price, comparePrice: prepared.comparePrice };
-    await syncVariants(db, storeId, defaults, prepared.options);
+    variants = await syncVariants(db, storeId, defaults, prepared.options, fresh);
   }
   if (collections !== undefined) await setProductCollections(db, storeId, row.id, collections);
   await storeMedia(ctx.media, prepared.pending);
+  return variants;
 }
 
 /** One transaction (joined when `db` already is one): a failure anywhere leaves nothing behind. */
@@ -79,8 +86,11 @@ async function insertNewProduct(db: Tx, storeId: string, input: CreateProductInp
     updated_at: now,
   };
   const row = await insertProduct(db, values, input.title, prepared.handle);
-  await writeRelations(db, storeId, row, prepared, input.selectedCollections, ctx);
-  return getProduct(db, storeId, row.id);
+  const variants = await writeRelations(db, storeId, row, prepared, input.selectedCollections, ctx, true);
+  // The output is what was written (the product row as returned, the variants as inserted), not a
+  // read back; memberships are read, as the collections' order is theirs.
+  if (input.selectedCollections !== undefined) return getProduct(db, storeId, row.id);
+  return toProductOutput(row, variants.map(toVariantOutput), []);
 }
 
 /** The row is locked (hence `Tx`), the request is merged into it and checked as a whole. */

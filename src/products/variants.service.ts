@@ -4,7 +4,7 @@ import { isId, suppliedColumns } from '../shared/index.js';
 import { linkVariantValues } from './option-attributes.js';
 import { type ProductOption, planVariants, skuOf } from './options.js';
 import type { UpdateVariantInput, Variant } from './products.schema.js';
-import { productExists, touchProduct, toVariantOutput } from './products.sql.js';
+import { productExists, touchProduct, toVariantOutput, type VariantRow } from './products.sql.js';
 import {
   deleteVariants,
   insertVariants,
@@ -35,17 +35,25 @@ export async function variantsOfProducts(db: Db, storeId: string, productIds: st
  * Makes a product's variants the combinations of `options` (CONTRACT §6): a surviving combination
  * keeps its variant (id, price, stock, SKU), a new one is created from the product's price and
  * compare price with stock 0, a vanished one is deleted. A fixed number of statements, inside
- * the product's write (its row is new or locked).
+ * the product's write (its row is new or locked); a new product (`fresh`) has nothing to read,
+ * move or unlink. Returns the created variants' rows as written.
  */
-export async function syncVariants(db: Tx, storeId: string, product: VariantDefaults, options: ProductOption[]): Promise<void> {
-  const plan = planVariants(options, await selectCombinations(db, storeId, product.id));
+export async function syncVariants(
+  db: Tx,
+  storeId: string,
+  product: VariantDefaults,
+  options: ProductOption[],
+  fresh = false,
+): Promise<VariantRow[]> {
+  const plan = planVariants(options, fresh ? [] : await selectCombinations(db, storeId, product.id));
   await deleteVariants(db, storeId, plan.remove);
   await moveVariants(db, storeId, plan.keep);
   const created = plan.create.map((variant) => ({ ...variant, sku: skuOf(product.handle, variant.attributes) }));
   const prices = { productId: product.id, price: product.price, comparePrice: product.comparePrice };
-  const createdIds = created.length ? await insertVariants(db, storeId, prices, created) : [];
-  const all = [...plan.keep, ...created.map((variant, index) => ({ id: createdIds[index], attributes: variant.attributes }))];
-  await linkVariantValues(db, storeId, product.id, all, options);
+  const rows = created.length ? await insertVariants(db, storeId, prices, created) : [];
+  const all = [...plan.keep, ...rows.map((row, index) => ({ id: row.id, attributes: created[index].attributes }))];
+  await linkVariantValues(db, storeId, product.id, all, options, fresh);
+  return rows;
 }
 
 export async function listVariants(db: Db, storeId: string, productId: string): Promise<Variant[]> {

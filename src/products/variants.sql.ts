@@ -42,16 +42,41 @@ export function selectCombinations(db: Db, storeId: string, productId: string) {
     .execute();
 }
 
-/** One statement for every new variant: columns travel as arrays, the shared values as scalars. Returns the new ids in order. */
-export async function insertVariants(db: Db, storeId: string, prices: VariantPrices, created: NewVariant[]): Promise<string[]> {
-  const ids = created.map(() => newId());
+/**
+ * A combination as PostgreSQL's jsonb gives it back (keys by UTF-8 length, then bytewise), so a row
+ * built from what was written equals the row read back.
+ */
+function asJsonb(combination: Combination): Combination {
+  const bytes = (key: string) => Buffer.from(key, 'utf8');
+  const keys = Object.keys(combination).sort((a, b) => bytes(a).length - bytes(b).length || Buffer.compare(bytes(a), bytes(b)));
+  return Object.fromEntries(keys.map((key) => [key, combination[key]]));
+}
+
+/**
+ * One statement for every new variant: columns travel as arrays, the shared values as scalars.
+ * Returns the rows as written (what a read would return), in order, so a create reads nothing back.
+ */
+export async function insertVariants(db: Db, storeId: string, prices: VariantPrices, created: NewVariant[]): Promise<VariantRow[]> {
   const now = new Date();
+  const price = prices.price == null ? null : String(prices.price);
+  const salePrice = prices.comparePrice == null ? null : String(prices.comparePrice);
+  const rows = created.map((variant) => ({
+    id: newId(),
+    product_id: prices.productId,
+    attributes: asJsonb(variant.attributes),
+    price,
+    sale_price: salePrice,
+    stock: 0,
+    sku: variant.sku,
+    created_at: now,
+    updated_at: now,
+  }));
   await sql`INSERT INTO variants (store_id, id, product_id, position, attributes, price, sale_price, stock, sku, created_at, updated_at)
-    SELECT ${storeId}, u.id, ${prices.productId}, u.position, u.attributes::jsonb, ${prices.price}::numeric, ${prices.comparePrice}::numeric,
+    SELECT ${storeId}, u.id, ${prices.productId}, u.position, u.attributes::jsonb, ${price}::numeric, ${salePrice}::numeric,
       0, u.sku, ${now}, ${now}
-    FROM unnest(${ids}::text[], ${created.map((v) => v.position)}::int[], ${created.map((v) => JSON.stringify(v.attributes))}::text[],
+    FROM unnest(${rows.map((row) => row.id)}::text[], ${created.map((v) => v.position)}::int[], ${created.map((v) => JSON.stringify(v.attributes))}::text[],
       ${created.map((v) => v.sku)}::text[]) AS u(id, position, attributes, sku)`.execute(db);
-  return ids;
+  return rows;
 }
 
 /** Survivors get their new position and spelling; only rows that really change are touched. */
@@ -89,14 +114,17 @@ export function updateVariantRow(db: Db, storeId: string, variantId: string, cha
     .executeTakeFirstOrThrow();
 }
 
-/**
- * Replaces the AttributeValue links of a product's variants with the (variant, value) pairs given
- * as two parallel arrays: one DELETE and one INSERT whatever their number (two bound parameters,
- * far below PostgreSQL's 65535 limit).
- */
-export async function replaceVariantValueLinks(db: Db, storeId: string, productId: string, variantIds: string[], valueIds: string[]) {
+/** Removes the AttributeValue links of a product's variants. */
+export async function deleteVariantValueLinks(db: Db, storeId: string, productId: string) {
   await sql`DELETE FROM variant_attribute_values WHERE store_id = ${storeId} AND variant_id IN (
     SELECT id FROM variants WHERE store_id = ${storeId} AND product_id = ${productId})`.execute(db);
+}
+
+/**
+ * Inserts (variant, value) links given as two parallel arrays: one INSERT whatever their number
+ * (two bound parameters, far below PostgreSQL's 65535 limit).
+ */
+export async function insertVariantValueLinks(db: Db, storeId: string, variantIds: string[], valueIds: string[]) {
   if (variantIds.length === 0) return;
   await sql`INSERT INTO variant_attribute_values (store_id, variant_id, attribute_value_id)
     SELECT ${storeId}, v, a FROM unnest(${variantIds}::text[], ${valueIds}::text[]) AS u(v, a)`.execute(db);
