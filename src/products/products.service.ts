@@ -19,7 +19,8 @@ import {
   updateProductRow,
   type VariantRow,
 } from './products.sql.js';
-import { syncVariants } from './variants.service.js';
+import { applyEntries, indexEntries } from './variant-entries.js';
+import { applyVariantEntries, syncVariants } from './variants.service.js';
 
 export type { ProductContext };
 
@@ -59,9 +60,14 @@ async function writeRelations(
   fresh = false,
 ): Promise<VariantRow[]> {
   let variants: VariantRow[] = [];
+  const entries = indexEntries(prepared.variants);
   if (prepared.options) {
     const defaults = { id: row.id, handle: row.handle, price: prepared.price, comparePrice: prepared.comparePrice };
-    variants = await syncVariants(db, storeId, defaults, prepared.options, fresh);
+    variants = await syncVariants(db, storeId, defaults, prepared.options, entries, fresh);
+  } else if (entries.byKey.size > 0) {
+    // without options a new product has no variant for an entry to match
+    if (fresh) applyEntries(entries, []);
+    else await applyVariantEntries(db, storeId, row.id, entries);
   }
   if (collections !== undefined) await setProductCollections(db, storeId, row.id, collections);
   await storeMedia(ctx.media, prepared.pending);

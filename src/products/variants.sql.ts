@@ -4,21 +4,15 @@ import { newId } from '../shared/index.js';
 import type { Combination } from './options.js';
 import { VARIANT_COLUMNS, type VariantRow } from './products.sql.js';
 import type { VariantTable } from './products.tables.js';
+import type { VariantValues } from './variant-entries.js';
 
 /** The SQL of variants and of their links to AttributeValues (variant_attribute_values). */
 
-/** A variant to create: its place, combination and generated SKU. */
+/** A variant to create: its place, combination and values (prices, stock, SKU). */
 export interface NewVariant {
   position: number;
   attributes: Combination;
-  sku: string;
-}
-
-/** What new variants of a product start from. */
-export interface VariantPrices {
-  productId: string;
-  price: number | string | null;
-  comparePrice: number | string | null;
+  values: VariantValues;
 }
 
 /** Rows of many products' variants in one query, by product then position. */
@@ -36,7 +30,7 @@ export function selectVariantsOf(db: Db, storeId: string, productIds: string[]):
 export function selectCombinations(db: Db, storeId: string, productId: string) {
   return db
     .selectFrom('variants')
-    .select(['id', 'attributes'])
+    .select(['id', 'attributes', 'price', 'sale_price', 'stock', 'sku'])
     .where('store_id', '=', storeId)
     .where('product_id', '=', productId)
     .execute();
@@ -56,27 +50,34 @@ function asJsonb(combination: Combination): Combination {
  * One statement for every new variant: columns travel as arrays, the shared values as scalars.
  * Returns the rows as written (what a read would return), in order, so a create reads nothing back.
  */
-export async function insertVariants(db: Db, storeId: string, prices: VariantPrices, created: NewVariant[]): Promise<VariantRow[]> {
+export async function insertVariants(db: Db, storeId: string, productId: string, created: NewVariant[]): Promise<VariantRow[]> {
   const now = new Date();
-  const price = prices.price == null ? null : String(prices.price);
-  const salePrice = prices.comparePrice == null ? null : String(prices.comparePrice);
   const rows = created.map((variant) => ({
     id: newId(),
-    product_id: prices.productId,
+    product_id: productId,
     attributes: asJsonb(variant.attributes),
-    price,
-    sale_price: salePrice,
-    stock: 0,
-    sku: variant.sku,
+    ...variant.values,
     created_at: now,
     updated_at: now,
   }));
   await sql`INSERT INTO variants (store_id, id, product_id, position, attributes, price, sale_price, stock, sku, created_at, updated_at)
-    SELECT ${storeId}, u.id, ${prices.productId}, u.position, u.attributes::jsonb, ${price}::numeric, ${salePrice}::numeric,
-      0, u.sku, ${now}, ${now}
-    FROM unnest(${rows.map((row) => row.id)}::text[], ${created.map((v) => v.position)}::int[], ${created.map((v) => JSON.stringify(v.attributes))}::text[],
-      ${created.map((v) => v.sku)}::text[]) AS u(id, position, attributes, sku)`.execute(db);
+    SELECT ${storeId}, u.id, ${productId}, u.position, u.attributes::jsonb, u.price::numeric, u.sale_price::numeric, u.stock, u.sku, ${now}, ${now}
+    FROM unnest(${rows.map((row) => row.id)}::text[], ${created.map((v) => v.position)}::int[],
+      ${created.map((v) => JSON.stringify(v.attributes))}::text[], ${rows.map((row) => row.price)}::text[],
+      ${rows.map((row) => row.sale_price)}::text[], ${rows.map((row) => row.stock)}::int[], ${rows.map((row) => row.sku)}::text[])
+      AS u(id, position, attributes, price, sale_price, stock, sku)`.execute(db);
   return rows;
+}
+
+/** Sets prices, stock and SKU of existing variants, one statement for all of them. */
+export async function updateVariantValues(db: Db, storeId: string, updates: { id: string; values: VariantValues }[]): Promise<void> {
+  if (updates.length === 0) return;
+  const column = <K extends keyof VariantValues>(key: K) => updates.map((update) => update.values[key]);
+  await sql`UPDATE variants AS v SET price = u.price::numeric, sale_price = u.sale_price::numeric, stock = u.stock, sku = u.sku,
+      updated_at = ${new Date()}
+    FROM unnest(${updates.map((update) => update.id)}::text[], ${column('price')}::text[], ${column('sale_price')}::text[],
+      ${column('stock')}::int[], ${column('sku')}::text[]) AS u(id, price, sale_price, stock, sku)
+    WHERE v.store_id = ${storeId} AND v.id = u.id`.execute(db);
 }
 
 /** Survivors get their new position and spelling; only rows that really change are touched. */
