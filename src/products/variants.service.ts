@@ -5,6 +5,7 @@ import { linkVariantValues } from './option-attributes.js';
 import { type Combination, type ProductOption, planVariants, skuOf } from './options.js';
 import type { UpdateVariantInput, Variant } from './products.schema.js';
 import { productExists, touchProduct, toVariantOutput, type VariantRow } from './products.sql.js';
+import { applyEntries, changed, type Entries, type VariantValues } from './variant-entries.js';
 import {
   deleteVariants,
   insertVariants,
@@ -15,7 +16,6 @@ import {
   updateVariantRow,
   updateVariantValues,
 } from './variants.sql.js';
-import { applyEntries, changed, type Entries, type VariantValues } from './variant-entries.js';
 
 const text = (value: number | string | null) => (value == null ? null : String(value));
 
