@@ -131,3 +131,33 @@ export async function listedValuesOf(db: Db, storeId: string, attributeIds: stri
   for (const row of rows) byAttribute.get(row.attribute_id)?.push(row);
   return byAttribute;
 }
+
+/**
+ * The ids of option values that already exist and are listed, in one read: per option (in order),
+ * value -> AttributeValue id, or null when any attribute or value is missing or unlisted (the caller
+ * then upserts). A catalog's options repeat, so a product create usually needs only this statement.
+ * Attributes match by name case-insensitively, values exactly, as the upserts do.
+ */
+export async function findListedOptionValues(
+  db: Db,
+  storeId: string,
+  options: { name: string; values: string[] }[],
+): Promise<Map<string, string>[] | null> {
+  const { rows } = await sql<{ attribute: string; value: string; id: string }>`
+    SELECT lower(a.name) AS attribute, v.name AS value, v.id FROM attributes a
+    JOIN attribute_values v ON v.store_id = a.store_id AND v.attribute_id = a.id
+    WHERE a.store_id = ${storeId} AND lower(a.name) = ANY(${options.map((option) => option.name.toLowerCase())}::text[])
+      AND v.name = ANY(${options.flatMap((option) => option.values)}::text[]) AND v.position IS NOT NULL`.execute(db);
+  const byAttribute = new Map<string, Map<string, string>>();
+  for (const row of rows) {
+    if (!byAttribute.has(row.attribute)) byAttribute.set(row.attribute, new Map());
+    byAttribute.get(row.attribute)?.set(row.value, row.id);
+  }
+  const result = options.map((option) => {
+    const found = byAttribute.get(option.name.toLowerCase());
+    return option.values.every((value) => found?.has(value))
+      ? new Map(option.values.map((value) => [value, found?.get(value) as string]))
+      : null;
+  });
+  return result.every((map) => map !== null) ? (result as Map<string, string>[]) : null;
+}

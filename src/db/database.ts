@@ -5,6 +5,7 @@ import pg from 'pg';
 import { acquireDataDirLock } from './lock-file.js';
 import { PgliteWorkerClient } from './pglite-client.js';
 import { pgliteDialect } from './pglite-driver.js';
+import { StatsKeeper } from './stats-keeper.js';
 import type { DB } from './tables.js';
 
 export type Db = Kysely<DB>;
@@ -12,6 +13,8 @@ export type Db = Kysely<DB>;
 export interface Database {
   db: Db;
   engine: 'pglite' | 'postgres';
+  /** keeps planner statistics fresh as tables grow (stats-keeper.ts) */
+  stats: StatsKeeper;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -22,7 +25,7 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
-// PGlite runs without autovacuum: planner statistics and dead rows are kept in check on a timer.
+// PGlite runs without autovacuum: dead rows are kept in check on a timer (statistics also by the StatsKeeper as tables grow).
 const VACUUM_EVERY_MS = 10 * 60 * 1000;
 
 /**
@@ -47,7 +50,9 @@ async function openPglite(dataDir: string): Promise<Database> {
     release();
     throw error;
   }
-  const db = new Kysely<DB>({ dialect: pgliteDialect(client) });
+  const stats = new StatsKeeper();
+  const db = new Kysely<DB>({ dialect: pgliteDialect(client), plugins: [stats] });
+  stats.attach(db);
   const vacuum = setInterval(() => {
     sql`VACUUM ANALYZE`.execute(db).catch(() => undefined);
   }, VACUUM_EVERY_MS);
@@ -55,11 +60,13 @@ async function openPglite(dataDir: string): Promise<Database> {
   return {
     db,
     engine: 'pglite',
+    stats,
     ping: async () => {
       await sql`select 1`.execute(db);
     },
     close: async () => {
       clearInterval(vacuum);
+      await stats.settle();
       await db.destroy();
       // Kysely only tears down a driver it has used; the worker must stop either way.
       await client.close();
@@ -78,14 +85,18 @@ function openPostgres(url: string, poolSize: number): Database {
   // stops): pg-pool listens only while a client is idle, and an unheard 'error' event kills the process.
   // The failure reaches the request through its next statement instead, as a 503.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const stats = new StatsKeeper();
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [stats] });
+  stats.attach(db);
   return {
     db,
     engine: 'postgres',
+    stats,
     ping: async () => {
       await sql`select 1`.execute(db);
     },
     close: async () => {
+      await stats.settle();
       await db.destroy();
       // Kysely only ends a pool it has used.
       if (!pool.ended) await pool.end();

@@ -5,7 +5,7 @@ import { type ErrorDetail, validationError } from '../errors.js';
 import { DOCUMENT_OR_IMAGE_TYPES, IMAGE_TYPES, type MediaObject, type MediaStore, resolveMedia } from '../media/index.js';
 import { missingReferences, suppliedColumns, suppliedSlug } from '../shared/index.js';
 import { normalizeOptions, type ProductOption } from './options.js';
-import type { ReturnConfig, UpdateProductInput } from './products.schema.js';
+import type { ReturnConfig, UpdateProductInput, VariantEntryInput } from './products.schema.js';
 import { DEFAULT_RETURN_CONFIG } from './products.sql.js';
 import type { ProductTable } from './products.tables.js';
 
@@ -30,6 +30,8 @@ export interface PreparedProduct {
   /** the supplied handle, slugified */
   handle?: string;
   options?: ProductOption[];
+  /** `variants` entries, applied once the options have made the variants */
+  variants?: VariantEntryInput[];
   /** the merged prices new variants start from */
   price: number | string | null;
   comparePrice: number | string | null;
@@ -135,6 +137,7 @@ export async function prepareProduct(
     returnConfig,
     handle: handle.handle,
     options: options?.options,
+    variants: input.variants,
     price: prices.price,
     comparePrice: prices.comparePrice,
     pending: media.pending,

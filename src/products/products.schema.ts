@@ -87,6 +87,21 @@ const ReturnConfigInput = Body({
   customReturnWindow: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 36_500 }))),
 });
 
+/** What a client sets on a variant (PATCH /products/{id}/variants/{variantId}, and `variants` of a product write). */
+const VariantFields = {
+  price: Type.Optional(Nullable(Money)),
+  salePrice: Type.Optional(Nullable(Money)),
+  stock: Type.Optional(Stock),
+  sku: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+};
+
+/** One entry of `variants`: applied to the variant whose attributes equal `attributes` (names case-insensitive, values exact). */
+const VariantEntryInput = Body({
+  attributes: Type.Record(Type.String({ maxLength: 255 }), Type.String({ maxLength: 255 }), { maxProperties: 100 }),
+  ...VariantFields,
+});
+export type VariantEntryInput = Static<typeof VariantEntryInput>;
+
 /** Fields shared by create and update; every nullable one can be cleared with null. */
 const ProductFields = {
   handle: Type.Optional(Type.String({ maxLength: 255, description: 'slugified; generated from the title when omitted' })),
@@ -104,6 +119,12 @@ const ProductFields = {
   selectedCollection: Alias('selectedCollections', Type.Array(Reference)),
   attributeSet: Type.Optional(Nullable(Reference)),
   options: Type.Optional(Type.Array(OptionInput, { maxItems: 100 })),
+  variants: Type.Optional(
+    Type.Array(VariantEntryInput, {
+      maxItems: 2048,
+      description: 'price, salePrice, stock and sku of the variants the options generate (or keep), matched by attributes',
+    }),
+  ),
   metaTitle: Type.Optional(Nullable(Text(1000))),
   metaDescription: Type.Optional(Nullable(Text(5000))),
   metaKeywords: Type.Optional(Nullable(Text(5000))),
@@ -115,12 +136,7 @@ export const UpdateProductBody = Body({ title: Type.Optional(Name()), ...Product
 export type CreateProductInput = Static<typeof CreateProductBody>;
 export type UpdateProductInput = Static<typeof UpdateProductBody>;
 
-export const UpdateVariantBody = Body({
-  price: Type.Optional(Nullable(Money)),
-  salePrice: Type.Optional(Nullable(Money)),
-  stock: Type.Optional(Stock),
-  sku: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
-});
+export const UpdateVariantBody = Body(VariantFields);
 export type UpdateVariantInput = Static<typeof UpdateVariantBody>;
 
 export const VariantParams = Type.Object({

@@ -17,8 +17,10 @@ import {
   toProductOutput,
   toVariantOutput,
   updateProductRow,
+  type VariantRow,
 } from './products.sql.js';
-import { syncVariants } from './variants.service.js';
+import { applyEntries, indexEntries } from './variant-entries.js';
+import { applyVariantEntries, syncVariants } from './variants.service.js';
 
 export type { ProductContext };
 
@@ -44,7 +46,10 @@ export async function getProduct(db: Db, storeId: string, id: string): Promise<P
   return product;
 }
 
-/** The writes after the product row: variants, memberships, then media bytes (last, so a failed request writes no file). */
+/**
+ * The writes after the product row: variants, memberships, then media bytes (last, so a failed
+ * request writes no file). Returns the variants created.
+ */
 async function writeRelations(
   db: Tx,
   storeId: string,
@@ -52,13 +57,21 @@ async function writeRelations(
   prepared: PreparedProduct,
   collections: string[] | undefined,
   ctx: ProductContext,
-) {
+  fresh = false,
+): Promise<VariantRow[]> {
+  let variants: VariantRow[] = [];
+  const entries = indexEntries(prepared.variants);
   if (prepared.options) {
     const defaults = { id: row.id, handle: row.handle, price: prepared.price, comparePrice: prepared.comparePrice };
-    await syncVariants(db, storeId, defaults, prepared.options);
+    variants = await syncVariants(db, storeId, defaults, prepared.options, entries, fresh);
+  } else if (entries.byKey.size > 0) {
+    // without options a new product has no variant for an entry to match
+    if (fresh) applyEntries(entries, []);
+    else await applyVariantEntries(db, storeId, row.id, entries);
   }
   if (collections !== undefined) await setProductCollections(db, storeId, row.id, collections);
   await storeMedia(ctx.media, prepared.pending);
+  return variants;
 }
 
 /** One transaction (joined when `db` already is one): a failure anywhere leaves nothing behind. */
@@ -79,8 +92,11 @@ async function insertNewProduct(db: Tx, storeId: string, input: CreateProductInp
     updated_at: now,
   };
   const row = await insertProduct(db, values, input.title, prepared.handle);
-  await writeRelations(db, storeId, row, prepared, input.selectedCollections, ctx);
-  return getProduct(db, storeId, row.id);
+  const variants = await writeRelations(db, storeId, row, prepared, input.selectedCollections, ctx, true);
+  // The output is what was written (the product row as returned, the variants as inserted), not a
+  // read back; memberships are read, as the collections' order is theirs.
+  if (input.selectedCollections !== undefined) return getProduct(db, storeId, row.id);
+  return toProductOutput(row, variants.map(toVariantOutput), []);
 }
 
 /** The row is locked (hence `Tx`), the request is merged into it and checked as a whole. */

@@ -2,9 +2,10 @@ import type { Db, Tx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
 import { isId, suppliedColumns } from '../shared/index.js';
 import { linkVariantValues } from './option-attributes.js';
-import { type ProductOption, planVariants, skuOf } from './options.js';
+import { type Combination, type ProductOption, planVariants, skuOf } from './options.js';
 import type { UpdateVariantInput, Variant } from './products.schema.js';
-import { productExists, touchProduct, toVariantOutput } from './products.sql.js';
+import { productExists, touchProduct, toVariantOutput, type VariantRow } from './products.sql.js';
+import { applyEntries, changed, type Entries, type VariantValues } from './variant-entries.js';
 import {
   deleteVariants,
   insertVariants,
@@ -13,7 +14,10 @@ import {
   selectCombinations,
   selectVariantsOf,
   updateVariantRow,
+  updateVariantValues,
 } from './variants.sql.js';
+
+const text = (value: number | string | null) => (value == null ? null : String(value));
 
 /** The product fields new variants start from. */
 export interface VariantDefaults {
@@ -34,18 +38,56 @@ export async function variantsOfProducts(db: Db, storeId: string, productIds: st
 /**
  * Makes a product's variants the combinations of `options` (CONTRACT §6): a surviving combination
  * keeps its variant (id, price, stock, SKU), a new one is created from the product's price and
- * compare price with stock 0, a vanished one is deleted. A fixed number of statements, inside
- * the product's write (its row is new or locked).
+ * compare price with stock 0, a vanished one is deleted; then the `variants` entries are applied
+ * to the variants they match. A fixed number of statements, inside the product's write (its row is
+ * new or locked); a new product (`fresh`) has nothing to read, move or unlink. Returns the created
+ * variants' rows as written.
  */
-export async function syncVariants(db: Tx, storeId: string, product: VariantDefaults, options: ProductOption[]): Promise<void> {
-  const plan = planVariants(options, await selectCombinations(db, storeId, product.id));
+export async function syncVariants(
+  db: Tx,
+  storeId: string,
+  product: VariantDefaults,
+  options: ProductOption[],
+  entries: Entries,
+  fresh = false,
+): Promise<VariantRow[]> {
+  const existing = fresh ? [] : await selectCombinations(db, storeId, product.id);
+  const plan = planVariants(options, existing);
+  const stored = new Map(existing.map((variant) => [variant.id, variant as VariantValues]));
+  const start = (attributes: Combination): VariantValues => ({
+    price: text(product.price),
+    sale_price: text(product.comparePrice),
+    stock: 0,
+    sku: skuOf(product.handle, attributes),
+  });
+  const before = [...plan.keep.map((k) => stored.get(k.id) as VariantValues), ...plan.create.map((c) => start(c.attributes))];
+  const after = applyEntries(
+    entries,
+    [...plan.keep, ...plan.create].map((variant, i) => ({ attributes: variant.attributes, values: before[i] })),
+  );
   await deleteVariants(db, storeId, plan.remove);
   await moveVariants(db, storeId, plan.keep);
-  const created = plan.create.map((variant) => ({ ...variant, sku: skuOf(product.handle, variant.attributes) }));
-  const prices = { productId: product.id, price: product.price, comparePrice: product.comparePrice };
-  const createdIds = created.length ? await insertVariants(db, storeId, prices, created) : [];
-  const all = [...plan.keep, ...created.map((variant, index) => ({ id: createdIds[index], attributes: variant.attributes }))];
-  await linkVariantValues(db, storeId, product.id, all, options);
+  const updates = plan.keep.map((k, i) => ({ id: k.id, values: after[i] })).filter((u, i) => changed(before[i], u.values));
+  await updateVariantValues(db, storeId, updates);
+  const created = plan.create.map((variant, i) => ({ ...variant, values: after[plan.keep.length + i] }));
+  const rows = created.length ? await insertVariants(db, storeId, product.id, created) : [];
+  const all = [...plan.keep, ...rows.map((row, index) => ({ id: row.id, attributes: created[index].attributes }))];
+  await linkVariantValues(db, storeId, product.id, all, options, fresh);
+  return rows;
+}
+
+/** `variants` entries without `options`: applied to the product's variants as they are. */
+export async function applyVariantEntries(db: Tx, storeId: string, productId: string, entries: Entries): Promise<void> {
+  const existing = await selectCombinations(db, storeId, productId);
+  const after = applyEntries(
+    entries,
+    existing.map((variant) => ({ attributes: variant.attributes, values: variant })),
+  );
+  await updateVariantValues(
+    db,
+    storeId,
+    existing.map((variant, i) => ({ id: variant.id, values: after[i] })).filter((u, i) => changed(existing[i], u.values)),
+  );
 }
 
 export async function listVariants(db: Db, storeId: string, productId: string): Promise<Variant[]> {

@@ -4,21 +4,15 @@ import { newId } from '../shared/index.js';
 import type { Combination } from './options.js';
 import { VARIANT_COLUMNS, type VariantRow } from './products.sql.js';
 import type { VariantTable } from './products.tables.js';
+import type { VariantValues } from './variant-entries.js';
 
 /** The SQL of variants and of their links to AttributeValues (variant_attribute_values). */
 
-/** A variant to create: its place, combination and generated SKU. */
+/** A variant to create: its place, combination and values (prices, stock, SKU). */
 export interface NewVariant {
   position: number;
   attributes: Combination;
-  sku: string;
-}
-
-/** What new variants of a product start from. */
-export interface VariantPrices {
-  productId: string;
-  price: number | string | null;
-  comparePrice: number | string | null;
+  values: VariantValues;
 }
 
 /** Rows of many products' variants in one query, by product then position. */
@@ -36,22 +30,54 @@ export function selectVariantsOf(db: Db, storeId: string, productIds: string[]):
 export function selectCombinations(db: Db, storeId: string, productId: string) {
   return db
     .selectFrom('variants')
-    .select(['id', 'attributes'])
+    .select(['id', 'attributes', 'price', 'sale_price', 'stock', 'sku'])
     .where('store_id', '=', storeId)
     .where('product_id', '=', productId)
     .execute();
 }
 
-/** One statement for every new variant: columns travel as arrays, the shared values as scalars. Returns the new ids in order. */
-export async function insertVariants(db: Db, storeId: string, prices: VariantPrices, created: NewVariant[]): Promise<string[]> {
-  const ids = created.map(() => newId());
+/**
+ * A combination as PostgreSQL's jsonb gives it back (keys by UTF-8 length, then bytewise), so a row
+ * built from what was written equals the row read back.
+ */
+function asJsonb(combination: Combination): Combination {
+  const bytes = (key: string) => Buffer.from(key, 'utf8');
+  const keys = Object.keys(combination).sort((a, b) => bytes(a).length - bytes(b).length || Buffer.compare(bytes(a), bytes(b)));
+  return Object.fromEntries(keys.map((key) => [key, combination[key]]));
+}
+
+/**
+ * One statement for every new variant: columns travel as arrays, the shared values as scalars.
+ * Returns the rows as written (what a read would return), in order, so a create reads nothing back.
+ */
+export async function insertVariants(db: Db, storeId: string, productId: string, created: NewVariant[]): Promise<VariantRow[]> {
   const now = new Date();
+  const rows = created.map((variant) => ({
+    id: newId(),
+    product_id: productId,
+    attributes: asJsonb(variant.attributes),
+    ...variant.values,
+    created_at: now,
+    updated_at: now,
+  }));
   await sql`INSERT INTO variants (store_id, id, product_id, position, attributes, price, sale_price, stock, sku, created_at, updated_at)
-    SELECT ${storeId}, u.id, ${prices.productId}, u.position, u.attributes::jsonb, ${prices.price}::numeric, ${prices.comparePrice}::numeric,
-      0, u.sku, ${now}, ${now}
-    FROM unnest(${ids}::text[], ${created.map((v) => v.position)}::int[], ${created.map((v) => JSON.stringify(v.attributes))}::text[],
-      ${created.map((v) => v.sku)}::text[]) AS u(id, position, attributes, sku)`.execute(db);
-  return ids;
+    SELECT ${storeId}, u.id, ${productId}, u.position, u.attributes::jsonb, u.price::numeric, u.sale_price::numeric, u.stock, u.sku, ${now}, ${now}
+    FROM unnest(${rows.map((row) => row.id)}::text[], ${created.map((v) => v.position)}::int[],
+      ${created.map((v) => JSON.stringify(v.attributes))}::text[], ${rows.map((row) => row.price)}::text[],
+      ${rows.map((row) => row.sale_price)}::text[], ${rows.map((row) => row.stock)}::int[], ${rows.map((row) => row.sku)}::text[])
+      AS u(id, position, attributes, price, sale_price, stock, sku)`.execute(db);
+  return rows;
+}
+
+/** Sets prices, stock and SKU of existing variants, one statement for all of them. */
+export async function updateVariantValues(db: Db, storeId: string, updates: { id: string; values: VariantValues }[]): Promise<void> {
+  if (updates.length === 0) return;
+  const column = <K extends keyof VariantValues>(key: K) => updates.map((update) => update.values[key]);
+  await sql`UPDATE variants AS v SET price = u.price::numeric, sale_price = u.sale_price::numeric, stock = u.stock, sku = u.sku,
+      updated_at = ${new Date()}
+    FROM unnest(${updates.map((update) => update.id)}::text[], ${column('price')}::text[], ${column('sale_price')}::text[],
+      ${column('stock')}::int[], ${column('sku')}::text[]) AS u(id, price, sale_price, stock, sku)
+    WHERE v.store_id = ${storeId} AND v.id = u.id`.execute(db);
 }
 
 /** Survivors get their new position and spelling; only rows that really change are touched. */
@@ -89,14 +115,17 @@ export function updateVariantRow(db: Db, storeId: string, variantId: string, cha
     .executeTakeFirstOrThrow();
 }
 
-/**
- * Replaces the AttributeValue links of a product's variants with the (variant, value) pairs given
- * as two parallel arrays: one DELETE and one INSERT whatever their number (two bound parameters,
- * far below PostgreSQL's 65535 limit).
- */
-export async function replaceVariantValueLinks(db: Db, storeId: string, productId: string, variantIds: string[], valueIds: string[]) {
+/** Removes the AttributeValue links of a product's variants. */
+export async function deleteVariantValueLinks(db: Db, storeId: string, productId: string) {
   await sql`DELETE FROM variant_attribute_values WHERE store_id = ${storeId} AND variant_id IN (
     SELECT id FROM variants WHERE store_id = ${storeId} AND product_id = ${productId})`.execute(db);
+}
+
+/**
+ * Inserts (variant, value) links given as two parallel arrays: one INSERT whatever their number
+ * (two bound parameters, far below PostgreSQL's 65535 limit).
+ */
+export async function insertVariantValueLinks(db: Db, storeId: string, variantIds: string[], valueIds: string[]) {
   if (variantIds.length === 0) return;
   await sql`INSERT INTO variant_attribute_values (store_id, variant_id, attribute_value_id)
     SELECT ${storeId}, v, a FROM unnest(${variantIds}::text[], ${valueIds}::text[]) AS u(v, a)`.execute(db);

@@ -39,10 +39,11 @@ export function suppliedSlug(handle: string): string {
  * taken, so a lost race never aborts the transaction; `readTaken` reads the store's slugs that
  * could collide (`base` and `base-…`).
  *
- * Always succeeds, whatever the concurrency, without locking out other creates: after a lost race
- * the slugs are read again (the winner has committed, so the next statement sees it) and a lost
- * candidate is never tried twice. Every attempt tries a new slug and only a row that really holds
- * it can refuse it, so the loop ends.
+ * `base` itself is tried first, without reading: a new title's slug is usually free, and then the
+ * insert is the only statement. After a refusal the slugs are read (the winner has committed, so
+ * the next statement sees it) and a lost candidate is never tried twice. Always succeeds, whatever
+ * the concurrency, without locking out other creates: every attempt tries a new slug and only a
+ * row that really holds it can refuse it, so the loop ends.
  */
 export async function insertWithFreeSlug<T>(
   base: string,
@@ -50,12 +51,13 @@ export async function insertWithFreeSlug<T>(
   insert: (slug: string) => Promise<T | undefined>,
 ): Promise<T> {
   const lost = new Set<string>();
+  let slug = base;
   for (;;) {
-    const taken = await readTaken();
-    for (const slug of lost) taken.add(slug);
-    const slug = firstFreeSlug(base, taken);
     const row = await insert(slug);
     if (row !== undefined) return row;
     lost.add(slug);
+    const taken = await readTaken();
+    for (const candidate of lost) taken.add(candidate);
+    slug = firstFreeSlug(base, taken);
   }
 }

@@ -1,0 +1,34 @@
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { writtenTable } from './stats-keeper.js';
+import type { DB } from './tables.js';
+
+const db = new Kysely<DB>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (k) => new PostgresIntrospector(k),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+describe('writtenTable', () => {
+  it('names the table of builder and raw INSERT, UPDATE and DELETE statements', () => {
+    const now = new Date();
+    expect(writtenTable(db.insertInto('stores').values({ id: 'a', slug: 'a', name: 'a', created_at: now }).compile().query)).toBe('stores');
+    expect(writtenTable(db.updateTable('products').set({ title: 't' }).where('id', '=', 'x').compile().query)).toBe('products');
+    expect(writtenTable(db.updateTable('products as p').set({ title: 't' }).compile().query)).toBe('products');
+    expect(writtenTable(db.deleteFrom('variants').where('id', '=', 'x').compile().query)).toBe('variants');
+    expect(writtenTable(sql`INSERT INTO variant_attribute_values (store_id) SELECT 1`.compile(db).query)).toBe('variant_attribute_values');
+    expect(writtenTable(sql`  update "variants" AS v SET position = 1`.compile(db).query)).toBe('variants');
+    expect(writtenTable(sql`DELETE FROM variants WHERE id = ${'x'}`.compile(db).query)).toBe('variants');
+    expect(writtenTable(sql`INSERT INTO ${sql.table('variants')} (id) VALUES (1)`.compile(db).query)).toBe('variants');
+    expect(writtenTable(sql`INSERT INTO ${'variants'} (id) VALUES (1)`.compile(db).query)).toBeUndefined();
+  });
+
+  it('ignores reads and anything else', () => {
+    expect(writtenTable(db.selectFrom('products').select('id').compile().query)).toBeUndefined();
+    expect(writtenTable(sql`SELECT 1 FROM products`.compile(db).query)).toBeUndefined();
+    expect(writtenTable(sql`ANALYZE products`.compile(db).query)).toBeUndefined();
+  });
+});

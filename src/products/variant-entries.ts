@@ -1,0 +1,74 @@
+import { type ErrorDetail, validationError } from '../errors.js';
+import { type Combination, combinationKey } from './options.js';
+import type { VariantEntryInput } from './products.schema.js';
+
+/**
+ * `variants` of a product write (CONTRACT §6): each entry sets price, salePrice, stock and SKU of the
+ * variant whose attributes equal its own, once the options have generated or kept the variants.
+ */
+
+/** A variant's settable values as stored (numerics as text). */
+export interface VariantValues {
+  price: string | null;
+  sale_price: string | null;
+  stock: number;
+  sku: string | null;
+}
+
+export interface Entries {
+  byKey: Map<string, { entry: VariantEntryInput; index: number }>;
+}
+
+const detail = (field: string, message: string): ErrorDetail => ({ field, in: 'body', message });
+const text = (value: number | string | null) => (value == null ? null : String(value));
+
+/** The entries by combination; an entry listed twice is a 400. */
+export function indexEntries(entries: VariantEntryInput[] | undefined): Entries {
+  const byKey = new Map<string, { entry: VariantEntryInput; index: number }>();
+  const details: ErrorDetail[] = [];
+  (entries ?? []).forEach((entry, index) => {
+    const key = combinationKey(entry.attributes);
+    if (byKey.has(key)) details.push(detail(`variants[${index}].attributes`, 'names a variant listed before'));
+    else byKey.set(key, { entry, index });
+  });
+  if (details.length) throw validationError(details);
+  return { byKey };
+}
+
+/**
+ * The values of each variant (in order) with its entry applied, checked as a whole: every entry must
+ * match one of `variants`, and salePrice (the compare-at price) may not be below the price.
+ */
+export function applyEntries(entries: Entries, variants: { attributes: Combination; values: VariantValues }[]): VariantValues[] {
+  const details: ErrorDetail[] = [];
+  const matched = new Set<string>();
+  const result = variants.map(({ attributes, values }) => {
+    const key = combinationKey(attributes);
+    const found = entries.byKey.get(key);
+    if (!found) return values;
+    matched.add(key);
+    const { entry, index } = found;
+    const merged: VariantValues = {
+      price: entry.price !== undefined ? text(entry.price) : values.price,
+      sale_price: entry.salePrice !== undefined ? text(entry.salePrice) : values.sale_price,
+      stock: entry.stock ?? values.stock,
+      // an empty or blank SKU clears it
+      sku: entry.sku === undefined ? values.sku : entry.sku?.trim() || null,
+    };
+    if (merged.price != null && merged.sale_price != null && Number(merged.sale_price) < Number(merged.price)) {
+      const field = entry.salePrice !== undefined ? 'salePrice' : 'price';
+      details.push(detail(`variants[${index}].${field}`, 'salePrice must be greater than or equal to price'));
+    }
+    return merged;
+  });
+  for (const [key, { index }] of entries.byKey) {
+    if (!matched.has(key)) details.push(detail(`variants[${index}].attributes`, 'matches no variant of the product’s options'));
+  }
+  if (details.length) throw validationError(details.sort((a, b) => a.field.localeCompare(b.field)));
+  return result;
+}
+
+/** Whether an entry changed anything of a stored variant. */
+export function changed(before: VariantValues, after: VariantValues): boolean {
+  return before.price !== after.price || before.sale_price !== after.sale_price || before.stock !== after.stock || before.sku !== after.sku;
+}
