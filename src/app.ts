@@ -72,7 +72,7 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
   app.addHook('onError', drainRefusedBody(config.bodyDrainBytes));
 
   // Rate-limit and throttle state: in Redis when configured (shared by instances), else in this process.
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log) : null;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : null;
   // Starting with shared state when Redis is there; never waiting long when it is not.
   app.addHook('onReady', async () => redis?.settled(2000));
   app.addHook('onClose', async () => redis?.close());

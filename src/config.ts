@@ -30,6 +30,8 @@ export interface Config {
   dbPoolSize: number;
   /** seconds an Idempotency-Key's outcome is kept (then the key is free again) */
   idempotencyTtl: number;
+  /** server processes `serve` runs (`--workers`); more than one needs PostgreSQL and Redis (src/cluster.ts) */
+  workers: number;
 }
 
 export class ConfigError extends Error {}
@@ -148,5 +150,6 @@ export function loadConfig(env: Env = process.env): Config {
     mediaMaxImages: readInt(env, 'STOREFRONT_MEDIA_MAX_IMAGES', 250, 1, 10_000),
     ...readServerLimits(env),
     idempotencyTtl: readInt(env, 'STOREFRONT_IDEMPOTENCY_TTL', 86_400, 1, 31_536_000),
+    workers: readInt(env, 'STOREFRONT_WORKERS', 1, 1, 64),
   };
 }
