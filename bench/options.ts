@@ -36,6 +36,8 @@ export interface BenchOptions {
   serverEnv: Record<string, string>;
   /** compiled: the production build; tsx: the sources as `npm start` runs them unbuilt */
   build: 'compiled' | 'tsx';
+  /** `serve --workers N`: server processes under test (more than 1 needs REDIS_URL in --server-env) */
+  workers: number;
 }
 
 const USAGE = `npm run bench -- [options]
@@ -56,6 +58,8 @@ const USAGE = `npm run bench -- [options]
   --build compiled|tsx       the server from a fresh production build (default) or from the sources via tsx
                              (--smoke defaults to tsx: no build step)
   --server-env KEY=VALUE     extra environment for the server under test (repeatable), e.g. MALLOC_ARENA_MAX=2
+  --workers N                the server under test runs \`serve --workers N\` (PostgreSQL; with N > 1 also
+                             --server-env REDIS_URL=…); its RSS and CPU are the sums over the processes
   --keep                     keep the seeded database / data dir (prints where)
   --seed-only                seed (and --explain), keep the database and print where: for experiments`;
 
@@ -115,6 +119,7 @@ const OPTIONS = {
   'seed-only': { type: 'boolean', default: false },
   build: { type: 'string' },
   'server-env': { type: 'string', multiple: true },
+  workers: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -146,6 +151,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     seedOnly: values['seed-only'] ?? false,
     build: buildOf(values.build, smoke),
     serverEnv: envOf(values['server-env'] ?? []),
+    workers: positive('workers', values.workers, 1, true),
   };
 }
 
