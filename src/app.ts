@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
 import { registerAddressRoutes } from './addresses/index.js';
@@ -31,6 +30,7 @@ import {
   guardInput,
   loggerOptions,
   openApiOptions,
+  registerDocsUi,
   registerHealthRoutes,
   registerSafeWrites,
   serverOptions,
@@ -91,7 +91,7 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
   });
 
   await app.register(swagger, openApiOptions(config));
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  registerDocsUi(app);
   await registerRateLimit(app, config, redis, redisPrefix);
   registerHealthRoutes(app, database);
   await registerMediaRoutes(app, ctx);
