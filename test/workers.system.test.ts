@@ -112,7 +112,7 @@ describe('serve --workers refuses what one process per data dir or per-process l
       expect(run.stderr).toMatch(/^storefront: --workers \d needs DATABASE_URL: the embedded PGlite database belongs to one process/);
       expect(run.stdout).not.toMatch(/storefront listening/);
     }
-  });
+  }, 90_000);
 
   it('refuses workers without REDIS_URL (rate limits and the login throttle would be one budget per worker)', async () => {
     const run = await serveOnce({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere', STOREFRONT_JWT_SECRET: JWT_SECRET }, [
@@ -121,13 +121,13 @@ describe('serve --workers refuses what one process per data dir or per-process l
     ]);
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/^storefront: --workers 2 needs REDIS_URL/);
-  });
+  }, 60_000);
 
   it('rejects a --workers that is not a count', async () => {
     const run = await serveOnce({ STOREFRONT_DATA_DIR: dataDir }, ['--workers', 'many']);
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/STOREFRONT_WORKERS must be an integer/);
-  });
+  }, 60_000);
 });
 
 describe.skipIf(!postgresUrl || !redisUrl)('serve --workers 2 on PostgreSQL and Redis', () => {
