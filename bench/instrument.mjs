@@ -4,6 +4,7 @@
 //   reset              -> start a measurement window: event-loop histogram, peak RSS, CPU time
 //   report             -> the window's event-loop delay, peak RSS, CPU time
 //   profile-start/stop -> a V8 CPU profile of the window, written to the given file
+import cluster from 'node:cluster';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -106,12 +107,58 @@ function createProfiler() {
   };
 }
 
+/**
+ * `serve --workers N`: the workers inherit this preload and answer their primary like this process
+ * answers the bench; the primary's report adds theirs up (CPU, RSS: the sum of each process's peak, an
+ * upper bound of the simultaneous one) and keeps the worst event loop. Profiles stay the primary's.
+ */
+let nextId = 0;
+let workersListening = 0;
+if (cluster.isPrimary) cluster.on('listening', () => workersListening++);
+function askWorkers(type) {
+  const workers = cluster.isPrimary ? Object.values(cluster.workers ?? {}).filter((worker) => worker?.isConnected()) : [];
+  return Promise.all(
+    workers.map(
+      (worker) =>
+        new Promise((resolve) => {
+          const id = `instrument-${++nextId}`;
+          const timer = setTimeout(() => done(null), 5000);
+          const onMessage = (message) => message?.id === id && done(message.ok ? message.result : null);
+          function done(result) {
+            clearTimeout(timer);
+            worker.off('message', onMessage);
+            resolve(result);
+          }
+          worker.on('message', onMessage);
+          worker.send({ type, id });
+        }),
+    ),
+  ).then((results) => results.filter(Boolean));
+}
+
+const SUMMED = ['rssPeakMb', 'lifetimeRssPeakMb', 'rssMb', 'heapUsedMb', 'heapTotalMb', 'externalMb', 'arrayBuffersMb', 'cpuMs'];
+function combine(own, workers) {
+  if (workers.length === 0) return { ...own, workersListening };
+  const all = [own, ...workers];
+  const total = {
+    ...own,
+    workersListening,
+    processes: all.map((report) => ({ rssPeakMb: report.rssPeakMb, rssMb: report.rssMb, cpuMs: report.cpuMs })),
+  };
+  for (const key of SUMMED) total[key] = all.reduce((sum, report) => sum + report[key], 0);
+  for (const key of ['p50', 'p99', 'max']) total.eventLoop[key] = Math.max(...workers.map((report) => report.eventLoop[key]));
+  return total;
+}
+
 if (process.send) {
   const window = createWindow();
   const profiler = createProfiler();
   const handlers = {
-    reset: () => window.reset(),
-    report: () => window.report(),
+    reset: async () => {
+      window.reset();
+      await askWorkers('reset');
+    },
+    report: async () => combine(window.report(), await askWorkers('report')),
     'profile-start': () => profiler.start(),
     'profile-stop': (message) => profiler.stop(message.file),
   };

@@ -40,6 +40,8 @@ export interface BenchOptions {
   skew: boolean;
   /** seed a second store with a catalog of the same size first */
   otherStore: boolean;
+  /** `serve --workers N`: server processes under test (more than 1 needs REDIS_URL in --server-env) */
+  workers: number;
 }
 
 const USAGE = `npm run bench -- [options]
@@ -65,6 +67,8 @@ const USAGE = `npm run bench -- [options]
                              10,000 newer products and 10,000 newer pending orders that match none of them
   --other-store              first seed a second store with its own catalog of the same size (same words):
                              one store's search must not pay for another store's rows
+  --workers N                the server under test runs \`serve --workers N\` (PostgreSQL; with N > 1 also
+                             --server-env REDIS_URL=…); its RSS and CPU are the sums over the processes
   --keep                     keep the seeded database / data dir (prints where)
   --seed-only                seed (and --explain), keep the database and print where: for experiments`;
 
@@ -126,6 +130,7 @@ const OPTIONS = {
   'server-env': { type: 'string', multiple: true },
   skew: { type: 'boolean', default: false },
   'other-store': { type: 'boolean', default: false },
+  workers: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -159,6 +164,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     serverEnv: envOf(values['server-env'] ?? []),
     skew: values.skew ?? false,
     otherStore: values['other-store'] ?? false,
+    workers: positive('workers', values.workers, 1, true),
   };
 }
 

@@ -113,6 +113,8 @@ export interface ServerSetup {
   logFile: string;
   build: BuildMode;
   env: Record<string, string>;
+  /** `serve --workers N` when above 1 */
+  workers?: number;
 }
 
 export async function startServer(target: BenchTarget, setup: ServerSetup): Promise<ServerChild> {
@@ -120,7 +122,8 @@ export async function startServer(target: BenchTarget, setup: ServerSetup): Prom
   const port = await freePort();
   const log = openSync(logFile, 'a');
   const script = build === 'compiled' ? await compileServer() : `${ROOT}src/cli.ts`;
-  const child = fork(script, ['serve'], {
+  const workers = setup.workers ?? 1;
+  const child = fork(script, ['serve', ...(workers > 1 ? ['--workers', String(workers)] : [])], {
     cwd: ROOT,
     env: serverEnv(target, port, setup.jwtSecret, setup.env),
     execArgv: ['--import', INSTRUMENT, ...(build === 'tsx' ? TSX : [])],
@@ -128,7 +131,12 @@ export async function startServer(target: BenchTarget, setup: ServerSetup): Prom
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForHealth(url, child, logFile);
-  return { ...wrap('server', child), url, pid: child.pid as number };
+  const server = { ...wrap('server', child), url, pid: child.pid as number };
+  // The first worker answering is not all of them: measure once every worker listens.
+  while (workers > 1 && (await server.peer.request<{ workersListening: number }>('report')).workersListening < workers) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return server;
 }
 
 /** Children written for the bench say `{ready: true}` once they listen for requests (earlier messages would be lost). */

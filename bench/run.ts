@@ -113,6 +113,7 @@ async function startChildren(
     logFile: join(logs, 'server.log'),
     build: options.build,
     env: options.serverEnv,
+    workers: options.workers,
   });
   const startSeconds = (performance.now() - began) / 1000;
   const startup = await children.server.peer.request<ServerWindow>('report');

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController } from 'fastify';
 import { registerAddressRoutes } from './addresses/index.js';
@@ -32,6 +31,7 @@ import {
   guardInput,
   loggerOptions,
   openApiOptions,
+  registerDocsUi,
   registerHealthRoutes,
   registerSafeWrites,
   serverOptions,
@@ -73,7 +73,7 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
   app.addHook('onError', drainRefusedBody(config.bodyDrainBytes));
 
   // Rate-limit and throttle state: in Redis when configured (shared by instances), else in this process.
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, app.log) : null;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : null;
   // Starting with shared state when Redis is there; never waiting long when it is not.
   app.addHook('onReady', async () => redis?.settled(2000));
   app.addHook('onClose', async () => redis?.close());
@@ -92,7 +92,7 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
   });
 
   await app.register(swagger, openApiOptions(config));
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  registerDocsUi(app);
   await registerRateLimit(app, config, redis, redisPrefix);
   registerHealthRoutes(app, database);
   await registerMediaRoutes(app, ctx);

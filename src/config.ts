@@ -32,6 +32,8 @@ export interface Config {
   idempotencyTtl: number;
   /** days an event stays in the feed (then the background purge deletes it) */
   eventRetentionDays: number;
+  /** server processes `serve` runs (`--workers`); more than one needs PostgreSQL and Redis (src/cluster.ts) */
+  workers: number;
 }
 
 export class ConfigError extends Error {}
@@ -151,5 +153,6 @@ export function loadConfig(env: Env = process.env): Config {
     ...readServerLimits(env),
     idempotencyTtl: readInt(env, 'STOREFRONT_IDEMPOTENCY_TTL', 86_400, 1, 31_536_000),
     eventRetentionDays: readInt(env, 'STOREFRONT_EVENT_RETENTION_DAYS', 30, 1, 3650),
+    workers: readInt(env, 'STOREFRONT_WORKERS', 1, 1, 64),
   };
 }

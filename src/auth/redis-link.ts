@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /**
  * A Redis command slower than this gives up and the request uses in-process state instead
@@ -23,7 +23,9 @@ export interface RedisLink {
   close(): Promise<void>;
 }
 
-export function connectRedis(url: string, log: FastifyBaseLogger): RedisLink {
+/** ioredis is loaded only here: a deployment without REDIS_URL does not carry it (~8 MB of RSS). */
+export async function connectRedis(url: string, log: FastifyBaseLogger): Promise<RedisLink> {
+  const { Redis } = await import('ioredis');
   const client = new Redis(url, {
     // While disconnected a command fails at once (no queue to wait in) and is never re-sent later.
     enableOfflineQueue: false,

@@ -28,13 +28,13 @@ export function freePort(): Promise<number> {
 /**
  * Starts the real entry point (src/cli.ts through tsx) on a system-chosen port and resolves once its
  * "storefront listening" line names the address. `env` is added to a clean environment (no inherited
- * STOREFRONT_*, DATABASE_URL or PORT).
+ * STOREFRONT_*, DATABASE_URL or PORT); `args` follow `serve` (e.g. `--workers 2`).
  */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000, args: string[] = []): Promise<ServerProcess> {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !/^(DATABASE_URL|REDIS_URL|STOREFRONT_|HOST$|PORT$|LOG_LEVEL$)/.test(key)),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', ...args], {
     cwd: ROOT,
     env: { ...inherited, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', STOREFRONT_DEMO: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
