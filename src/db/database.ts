@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { acquireDataDirLock } from './lock-file.js';
+import { type Listener, listenPglite, listenPostgres, type NotificationHandlers } from './notifications.js';
 import { PgliteWorkerClient } from './pglite-client.js';
 import { pgliteDialect } from './pglite-driver.js';
 import type { DB } from './tables.js';
@@ -13,6 +14,8 @@ export interface Database {
   db: Db;
   engine: 'pglite' | 'postgres';
   ping(): Promise<void>;
+  /** LISTEN on `channel` in the background (PostgreSQL: a dedicated connection, reconnected when lost) */
+  listen(channel: string, handlers: NotificationHandlers): Listener;
   close(): Promise<void>;
 }
 
@@ -24,6 +27,24 @@ export interface DatabaseOptions {
 
 // PGlite runs without autovacuum: planner statistics and dead rows are kept in check on a timer.
 const VACUUM_EVERY_MS = 10 * 60 * 1000;
+
+/** The listeners a database has opened: closing the database closes those still open. */
+function openListeners() {
+  const open = new Set<Listener>();
+  return {
+    add(listener: Listener): Listener {
+      open.add(listener);
+      return {
+        ...listener,
+        close: async () => {
+          open.delete(listener);
+          await listener.close();
+        },
+      };
+    },
+    close: () => Promise.all([...open].map((listener) => listener.close())),
+  };
+}
 
 /**
  * initdb leaves ~600 MB of WASM memory behind in its worker, so a brand-new data dir is created by a
@@ -48,6 +69,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     throw error;
   }
   const db = new Kysely<DB>({ dialect: pgliteDialect(client) });
+  const listeners = openListeners();
   const vacuum = setInterval(() => {
     sql`VACUUM ANALYZE`.execute(db).catch(() => undefined);
   }, VACUUM_EVERY_MS);
@@ -58,7 +80,9 @@ async function openPglite(dataDir: string): Promise<Database> {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    listen: (channel, handlers) => listeners.add(listenPglite(client, db, channel, handlers)),
     close: async () => {
+      await listeners.close();
       clearInterval(vacuum);
       await db.destroy();
       // Kysely only tears down a driver it has used; the worker must stop either way.
@@ -79,13 +103,16 @@ function openPostgres(url: string, poolSize: number): Database {
   // The failure reaches the request through its next statement instead, as a 503.
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const listeners = openListeners();
   return {
     db,
     engine: 'postgres',
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    listen: (channel, handlers) => listeners.add(listenPostgres(url, channel, handlers)),
     close: async () => {
+      await listeners.close();
       await db.destroy();
       // Kysely only ends a pool it has used.
       if (!pool.ended) await pool.end();
