@@ -80,6 +80,7 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
 
   // Credentials checked once are trusted from memory until the database announces their revocation.
   const credentials = watchCredentials(database);
+  app.addHook('onReady', async () => credentials.settled(2000));
   app.addHook('onClose', async () => credentials.close());
 
   const ctx: AppContext = { db: database.db, config, media: createMediaStore(config), credentials: credentials.cache };

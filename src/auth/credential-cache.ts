@@ -116,12 +116,22 @@ export class CredentialCache {
 }
 
 /** The cache of an app, kept current by the database's announcements; `close` stops listening. */
-export function watchCredentials(database: Pick<Database, 'listen'>): { cache: CredentialCache; close(): Promise<void> } {
+export function watchCredentials(database: Pick<Database, 'listen'>): {
+  cache: CredentialCache;
+  /** resolves once listening, or after `ms` (the app serves either way: without the cache until then) */
+  settled(ms: number): Promise<void>;
+  close(): Promise<void>;
+} {
   let listener: Listener | null = null;
   const cache = new CredentialCache(() => listener?.live() ?? false);
   listener = database.listen(CREDENTIALS_CHANNEL, {
     message: (payload) => cache.announced(payload),
     reset: () => cache.clear(),
   });
-  return { cache, close: () => listener.close() };
+  const settled = async (ms: number) => {
+    for (const deadline = Date.now() + ms; !listener.live() && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  return { cache, settled, close: () => listener.close() };
 }

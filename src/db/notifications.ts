@@ -50,7 +50,7 @@ export function listenPostgres(url: string, channel: string, handlers: Notificat
   async function listenOnce(): Promise<boolean> {
     const client = new pg.Client({
       connectionString: url,
-      application_name: 'storefront-listener',
+      application_name: `storefront-listener-${process.pid}`,
       connectionTimeoutMillis: 5000,
       query_timeout: HEARTBEAT_TIMEOUT_MS,
       keepAlive: true,
