@@ -6,6 +6,7 @@ import { acquireDataDirLock } from './lock-file.js';
 import { type Listener, listenPglite, listenPostgres, type NotificationHandlers } from './notifications.js';
 import { PgliteWorkerClient } from './pglite-client.js';
 import { pgliteDialect } from './pglite-driver.js';
+import { preparingPool } from './prepared.js';
 import type { DB } from './tables.js';
 
 export type Db = Kysely<DB>;
@@ -102,7 +103,7 @@ function openPostgres(url: string, poolSize: number): Database {
   // stops): pg-pool listens only while a client is idle, and an unheard 'error' event kills the process.
   // The failure reaches the request through its next statement instead, as a 503.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   const listeners = openListeners();
   return {
     db,
