@@ -45,6 +45,7 @@ export function listenPostgres(url: string, channel: string, handlers: Notificat
   let closed = false;
   let live = false;
   let current: pg.Client | null = null;
+  let starting: pg.Client | null = null;
   let wake: () => void = () => undefined;
 
   async function listenOnce(): Promise<boolean> {
@@ -66,8 +67,10 @@ export function listenPostgres(url: string, channel: string, handlers: Notificat
     });
     let served = false;
     try {
+      starting = client;
       await client.connect();
       await client.query(`LISTEN ${channel}`);
+      starting = null;
       if (!closed) {
         current = client;
         heartbeat = setInterval(() => void client.query('select 1').catch(wake), HEARTBEAT_MS);
@@ -79,6 +82,7 @@ export function listenPostgres(url: string, channel: string, handlers: Notificat
     } catch {
       // refused, timed out or dropped while starting: the caller tries again after a pause
     }
+    starting = null;
     clearInterval(heartbeat);
     live = false;
     current = null;
@@ -110,6 +114,8 @@ export function listenPostgres(url: string, channel: string, handlers: Notificat
       closed = true;
       live = false;
       wake();
+      // a connection attempt to a database that does not answer must not hold up the stop
+      void starting?.end().catch(() => undefined);
       await running;
     },
   };
