@@ -13,6 +13,7 @@ import {
   createLoginThrottle,
   registerAuthRoutes,
   registerRateLimit,
+  watchCredentials,
 } from './auth/index.js';
 import { registerCollectionRoutes } from './collections/index.js';
 import type { Config } from './config.js';
@@ -78,7 +79,12 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
   app.addHook('onReady', async () => redis?.settled(2000));
   app.addHook('onClose', async () => redis?.close());
 
-  const ctx: AppContext = { db: database.db, config, media: createMediaStore(config) };
+  // Credentials checked once are trusted from memory until the database announces their revocation.
+  const credentials = watchCredentials(database);
+  app.addHook('onReady', async () => credentials.settled(2000));
+  app.addHook('onClose', async () => credentials.close());
+
+  const ctx: AppContext = { db: database.db, config, media: createMediaStore(config), credentials: credentials.cache };
   const mirror = createRouteMirror();
   app.addHook('onRoute', mirror.onRoute);
   app.setValidatorCompiler(validatorCompiler);
@@ -101,7 +107,7 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
     async (api: App) => {
       api.addHook('onRoute', assertAccessDeclared);
       registerSafeWrites(api, ctx);
-      api.addHook('onRequest', authenticate(ctx, createCredentialGuard(redis, redisPrefix)));
+      api.addHook('onRequest', authenticate(ctx, createCredentialGuard(redis, redisPrefix), credentials.cache));
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
       await registerAuthRoutes(api, ctx, createLoginThrottle(redis, redisPrefix));
       await registerApiKeyRoutes(api, ctx);

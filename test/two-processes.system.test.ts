@@ -6,7 +6,9 @@ import { request, seedStore } from './support/storefront-client.js';
 
 /**
  * Two `storefront serve` processes on one PostgreSQL and one Redis, as a scaled-out deployment runs:
- * the per-credential rate limit and the login throttle are one budget across both, not one per process.
+ * the per-credential rate limit and the login throttle are one budget across both, not one per process,
+ * and a credential revoked through one is refused by the other at once (each holds checked credentials
+ * in memory and hears revocations through PostgreSQL, not Redis).
  */
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
@@ -44,6 +46,21 @@ describe.skipIf(!postgresUrl || !redisUrl)('two server processes on one PostgreS
       shared = remaining[1] === remaining[0] - 1 && remaining[2] === remaining[1] - 1;
     }
     expect(shared).toBe(true);
+  });
+
+  it('refuses an API key revoked through one process at once in the other', async () => {
+    const created = await request(servers[0].base, token, 'POST', '/api-keys', { name: 'both', scopes: ['*'] });
+    const key: string = created.body.data.key;
+    // Both processes have checked the key and hold it in memory (the first request may have come before
+    // a process was listening, so it is asked twice; the rate limit allows 5 a second).
+    for (const server of [servers[0], servers[1], servers[0], servers[1]]) {
+      expect((await request(server.base, key, 'GET', '/attribute-sets')).status).toBe(200);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await request(servers[0].base, token, 'DELETE', `/api-keys/${created.body.data.id}`)).status).toBe(200);
+    const refused = await request(servers[1].base, key, 'GET', '/attribute-sets');
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.message).toBe('Revoked or unknown credential');
   });
 
   it('throttles failed logins for one account and address across both processes', async () => {

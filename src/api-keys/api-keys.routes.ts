@@ -2,7 +2,7 @@ import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
 import { DeletedEnvelope, IdParams, ok } from '../shared/index.js';
 import { ApiKeyEnvelope, ApiKeyListEnvelope, CreateApiKeyBody } from './api-keys.schema.js';
-import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.service.js';
+import { apiKeyTag, createApiKey, listApiKeys, revokeApiKey } from './api-keys.service.js';
 
 const tags = ['API keys'];
 
@@ -25,10 +25,10 @@ export async function registerApiKeyRoutes(app: App, ctx: AppContext): Promise<v
 
   app.delete(
     '/api-keys/:id',
-    {
-      config: { tokenOnly: true, event: false },
-      schema: { tags, summary: 'Revoke an API key', params: IdParams, response: { 200: DeletedEnvelope } },
-    },
-    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => revokeApiKey(trx, storeId, request.params.id)),
+    { config: { tokenOnly: true, event: false }, schema: { tags, summary: 'Revoke an API key', params: IdParams, response: { 200: DeletedEnvelope } } },
+    (request, reply) =>
+      ctx.credentials.revoking(apiKeyTag(request.auth.storeId, request.params.id), () =>
+        sendWrite(ctx, request, reply, (trx, storeId) => revokeApiKey(trx, storeId, request.params.id)),
+      ),
   );
 }

@@ -46,6 +46,9 @@ export async function revokeApiKey(db: Db, storeId: string, id: string): Promise
   return { id: row.id };
 }
 
+/** How the announcement of a key's change names it (migrations/0010), and the credential cache with it. */
+export const apiKeyTag = (storeId: string, id: string) => `key:${storeId}:${id}`;
+
 /** The store and scopes of a live key, or undefined for an unknown or revoked one. */
 export function findLiveApiKey(db: Db, key: string) {
   return selectLiveApiKey(db, hashApiKey(key));

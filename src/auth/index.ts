@@ -1,5 +1,6 @@
 /** The public surface of src/auth: what other folders may import. */
 export { registerAuthRoutes } from './auth.routes.js';
+export { watchCredentials } from './credential-cache.js';
 export { createCredentialGuard } from './credential-guard.js';
 export { authenticate } from './credentials.js';
 export { registerRateLimit } from './rate-limit.js';

@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { acquireDataDirLock } from './lock-file.js';
+import { type Listener, listenPglite, listenPostgres, type NotificationHandlers } from './notifications.js';
 import { PgliteWorkerClient } from './pglite-client.js';
 import { pgliteDialect } from './pglite-driver.js';
 import { StatsKeeper } from './stats-keeper.js';
+import { preparingPool } from './prepared.js';
 import type { DB } from './tables.js';
 
 export type Db = Kysely<DB>;
@@ -16,6 +18,8 @@ export interface Database {
   /** keeps planner statistics fresh as tables grow (stats-keeper.ts) */
   stats: StatsKeeper;
   ping(): Promise<void>;
+  /** LISTEN on `channel` in the background (PostgreSQL: a dedicated connection, reconnected when lost) */
+  listen(channel: string, handlers: NotificationHandlers): Listener;
   close(): Promise<void>;
 }
 
@@ -27,6 +31,24 @@ export interface DatabaseOptions {
 
 // PGlite runs without autovacuum: dead rows are kept in check on a timer (statistics also by the StatsKeeper as tables grow).
 const VACUUM_EVERY_MS = 10 * 60 * 1000;
+
+/** The listeners a database has opened: closing the database closes those still open. */
+function openListeners() {
+  const open = new Set<Listener>();
+  return {
+    add(listener: Listener): Listener {
+      open.add(listener);
+      return {
+        ...listener,
+        close: async () => {
+          open.delete(listener);
+          await listener.close();
+        },
+      };
+    },
+    close: () => Promise.all([...open].map((listener) => listener.close())),
+  };
+}
 
 /**
  * initdb leaves ~600 MB of WASM memory behind in its worker, so a brand-new data dir is created by a
@@ -53,6 +75,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   const stats = new StatsKeeper();
   const db = new Kysely<DB>({ dialect: pgliteDialect(client), plugins: [stats] });
   stats.attach(db);
+  const listeners = openListeners();
   const vacuum = setInterval(() => {
     sql`VACUUM ANALYZE`.execute(db).catch(() => undefined);
   }, VACUUM_EVERY_MS);
@@ -64,7 +87,9 @@ async function openPglite(dataDir: string): Promise<Database> {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    listen: (channel, handlers) => listeners.add(listenPglite(client, db, channel, handlers)),
     close: async () => {
+      await listeners.close();
       clearInterval(vacuum);
       await stats.settle();
       await db.destroy();
@@ -86,8 +111,9 @@ function openPostgres(url: string, poolSize: number): Database {
   // The failure reaches the request through its next statement instead, as a 503.
   pool.on('connect', (client) => client.on('error', () => undefined));
   const stats = new StatsKeeper();
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [stats] });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }), plugins: [stats] });
   stats.attach(db);
+  const listeners = openListeners();
   return {
     db,
     engine: 'postgres',
@@ -95,7 +121,9 @@ function openPostgres(url: string, poolSize: number): Database {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    listen: (channel, handlers) => listeners.add(listenPostgres(url, channel, handlers)),
     close: async () => {
+      await listeners.close();
       await stats.settle();
       await db.destroy();
       // Kysely only ends a pool it has used.

@@ -1,6 +1,7 @@
 /** The public surface of src/db: what other folders may import. */
 export type { Database, Db } from './database.js';
 export { DataDirLockedError } from './lock-file.js';
+export type { Listener, NotificationHandlers } from './notifications.js';
 export { openMigratedDatabase } from './open-migrated.js';
 export type { DB } from './tables.js';
 export { type Tx, withTx } from './transaction.js';

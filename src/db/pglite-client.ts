@@ -28,6 +28,7 @@ function toError(raw: Record<string, unknown>): DatabaseError {
 export class PgliteWorkerClient {
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
+  private readonly notificationHandlers = new Set<(channel: string, payload: string) => void>();
   private nextId = 1;
   private closed = false;
   readonly ready: Promise<void>;
@@ -40,13 +41,20 @@ export class PgliteWorkerClient {
     this.ready = new Promise((resolve, reject) => {
       this.pending.set(0, { resolve: () => resolve(), reject });
     });
-    this.worker.on('message', (message: { id: number; error?: Record<string, unknown> } & QueryResult) => {
-      const waiter = this.pending.get(message.id);
-      if (!waiter) return;
-      this.pending.delete(message.id);
-      if (message.error) waiter.reject(toError(message.error));
-      else waiter.resolve(message);
-    });
+    this.worker.on(
+      'message',
+      (message: { id: number; error?: Record<string, unknown>; notify?: string; payload?: string } & QueryResult) => {
+        if (message.notify !== undefined) {
+          for (const handler of this.notificationHandlers) handler(message.notify, message.payload ?? '');
+          return;
+        }
+        const waiter = this.pending.get(message.id);
+        if (!waiter) return;
+        this.pending.delete(message.id);
+        if (message.error) waiter.reject(toError(message.error));
+        else waiter.resolve(message);
+      },
+    );
     this.worker.on('error', (error) => this.failAll(error));
     this.worker.on('exit', () => this.failAll(new DatabaseError('the embedded database stopped')));
   }
@@ -55,6 +63,16 @@ export class PgliteWorkerClient {
     this.closed = true;
     for (const waiter of this.pending.values()) waiter.reject(error);
     this.pending.clear();
+  }
+
+  get open(): boolean {
+    return !this.closed;
+  }
+
+  /** NOTIFY payloads of the channels the session LISTENs on; returns the unsubscribe. */
+  onNotification(handler: (channel: string, payload: string) => void): () => void {
+    this.notificationHandlers.add(handler);
+    return () => this.notificationHandlers.delete(handler);
   }
 
   query(sql: string, params: readonly unknown[] = []): Promise<QueryResult> {

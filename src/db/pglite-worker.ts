@@ -1,5 +1,6 @@
 // Runs PGlite off the main thread: its WASM engine blocks whatever thread it runs on.
-// Protocol: { id, sql, params? } in; { id, rows, affectedRows } or { id, error } out.
+// Protocol: { id, sql, params? } in; { id, rows, affectedRows } or { id, error } out, and
+// { id: -1, notify, payload } for each notification on a channel the session LISTENs on.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
@@ -36,6 +37,9 @@ async function main(): Promise<void> {
     port.postMessage({ id: 0, error: serializeError(error) });
     return;
   }
+  // PGlite hands notifications over while it reads a statement's result, before that statement resolves,
+  // so the main thread hears of a commit's NOTIFY before it hears that the commit is done.
+  db.onNotification((channel, payload) => port.postMessage({ id: -1, notify: channel, payload }));
   port.postMessage({ id: 0, ready: true });
   port.on('message', async (request: Request) => {
     if (request.close) {

@@ -13,11 +13,18 @@ export type App = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
+/** Revoking a credential that processes may hold in memory (src/auth/credential-cache.ts). */
+export interface Revocations {
+  /** runs `write` (which revokes the credential `tag` and commits), then makes sure no process still trusts it */
+  revoking<T>(tag: string, write: () => Promise<T>): Promise<T>;
+}
+
 /** What a resource's routes need: handed to each `register…Routes` explicitly, no container. */
 export interface AppContext {
   db: Db;
   config: Config;
   media: MediaStore;
+  credentials: Revocations;
 }
 
 export interface Auth {

@@ -1,5 +1,5 @@
 /** The public surface of src/http: what other folders may import. */
-export type { App, AppContext, Auth } from './context.js';
+export type { App, AppContext, Auth, Revocations } from './context.js';
 export { registerDocsUi } from './docs-ui.js';
 export { frameworkErrors } from './framework-errors.js';
 export { registerHealthRoutes } from './health.js';

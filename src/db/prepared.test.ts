@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { describe, expect, inject, it } from 'vitest';
+import { engine } from '../../test/helpers.js';
+import { openDatabase } from './database.js';
+
+/** One connection, so the statements run and pg_prepared_statements are of the same session. */
+async function openOneConnection() {
+  return openDatabase({ databaseUrl: inject('postgresUrl'), dataDir: '', poolSize: 1 });
+}
+
+describe.runIf(engine === 'postgres')('named prepared statements (PostgreSQL)', () => {
+  it('prepare statements with parameters, but not lists of parameters, patterns or parameterless ones', async () => {
+    const database = await openOneConnection();
+    try {
+      const marker = randomBytes(4).toString('hex');
+      for (let n = 0; n < 2; n++) {
+        await database.db.selectFrom('stores').select('id').where('slug', '=', `p-${marker}`).execute();
+        await database.db
+          .selectFrom('stores')
+          .select('id')
+          .where('slug', 'in', [`a-${marker}`, `b-${marker}`])
+          .execute();
+        await database.db.selectFrom('stores').select('id').where('slug', 'like', `${marker}%`).execute();
+        await sql`select 1 as one`.execute(database.db);
+      }
+      const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements where name like 'sf\\_%'`.execute(
+        database.db,
+      );
+      const statements = prepared.rows.map((row) => row.statement).filter((text) => text.includes('"stores"'));
+      expect(statements).toEqual([expect.stringMatching(/"slug" = \$1$/)]);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('fail once when a migration changes the result of a prepared statement, then run unprepared', async () => {
+    const database = await openOneConnection();
+    const table = `prepared_${randomBytes(4).toString('hex')}`;
+    try {
+      await sql`create table ${sql.table(table)} (id int primary key)`.execute(database.db);
+      const read = () => sql`select * from ${sql.table(table)} where id = ${1}`.execute(database.db);
+      await read();
+      await sql`alter table ${sql.table(table)} add column note text`.execute(database.db);
+      await expect(read()).rejects.toMatchObject({ code: '0A000' });
+      expect((await read()).rows).toEqual([]);
+    } finally {
+      await sql`drop table if exists ${sql.table(table)}`.execute(database.db);
+      await database.close();
+    }
+  });
+});
+
+describe.runIf(engine === 'postgres')('the notification listener (PostgreSQL)', () => {
+  it('hears notifications, and after losing its session reconnects with a reset first', async () => {
+    const database = await openOneConnection();
+    const events: string[] = [];
+    const channel = `test_${randomBytes(4).toString('hex')}`;
+    const listener = database.listen(channel, { message: (payload) => events.push(payload), reset: () => events.push('reset') });
+    const until = async (check: () => boolean) => {
+      for (const deadline = Date.now() + 10_000; !check() && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+      return check();
+    };
+    try {
+      expect(await until(listener.live)).toBe(true);
+      await sql`select pg_notify(${channel}, 'one')`.execute(database.db);
+      expect(await until(() => events.includes('one'))).toBe(true);
+      const pid = listener.backendPid();
+      events.length = 0;
+      await sql`select pg_terminate_backend(${pid})`.execute(database.db);
+      expect(await until(() => !listener.live())).toBe(true);
+      expect(await until(listener.live)).toBe(true);
+      expect(listener.backendPid()).not.toBe(pid);
+      // dropped when lost, and again when back (before it is live)
+      expect(events).toEqual(['reset', 'reset']);
+      await sql`select pg_notify(${channel}, 'two')`.execute(database.db);
+      expect(await until(() => events.includes('two'))).toBe(true);
+    } finally {
+      await listener.close();
+      await database.close();
+    }
+    expect(listener.live()).toBe(false);
+  });
+});
