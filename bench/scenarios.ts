@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Request } from 'autocannon';
 import { PRODUCT_OPTIONS, productFixture } from './seed/fixtures.js';
 import type { SeedInfo } from './seed/seed.js';
@@ -43,16 +44,25 @@ function getOne(ctx: ScenarioContext, path: string): Request[] {
   return [{ method: 'GET', path, headers: auth(ctx) }];
 }
 
-/** A body per request: unique titles (handles), so every create is a new product. */
-function sendEach(ctx: ScenarioContext, method: 'POST' | 'PATCH', path: () => string, body: () => unknown): Request[] {
-  const headers = { ...auth(ctx), ...json };
+/**
+ * A body per request: unique titles (handles), so every create is a new product. `extraHeaders`, when
+ * given, is drawn per request too (e.g. a fresh Idempotency-Key).
+ */
+function sendEach(
+  ctx: ScenarioContext,
+  method: 'POST' | 'PATCH',
+  path: () => string,
+  body: () => unknown,
+  extraHeaders: () => Record<string, string> = () => ({}),
+): Request[] {
+  const headers = () => ({ ...auth(ctx), ...json, ...extraHeaders() });
   return [
     {
       method,
       path: path(),
-      headers,
+      headers: headers(),
       body: JSON.stringify(body()),
-      setupRequest: (request) => ({ ...request, path: path(), body: JSON.stringify(body()) }),
+      setupRequest: (request) => ({ ...request, path: path(), headers: headers(), body: JSON.stringify(body()) }),
     },
   ];
 }
@@ -174,6 +184,20 @@ export const SCENARIOS: Scenario[] = [
         'POST',
         () => `${API}/orders`,
         () => newOrderBody(ctx.seed),
+      ),
+  },
+  {
+    // The same as create-order with a fresh Idempotency-Key on each request: the key's cost is the ratio of the two.
+    name: 'create-order-keyed',
+    label: 'create order 3 items, Idempotency-Key',
+    kind: 'write',
+    requests: (ctx) =>
+      sendEach(
+        ctx,
+        'POST',
+        () => `${API}/orders`,
+        () => newOrderBody(ctx.seed),
+        () => ({ 'idempotency-key': `bench-${randomUUID()}` }),
       ),
   },
   {
