@@ -25,7 +25,10 @@ export async function registerApiKeyRoutes(app: App, ctx: AppContext): Promise<v
 
   app.delete(
     '/api-keys/:id',
-    { config: { tokenOnly: true, event: false }, schema: { tags, summary: 'Revoke an API key', params: IdParams, response: { 200: DeletedEnvelope } } },
+    {
+      config: { tokenOnly: true, event: false },
+      schema: { tags, summary: 'Revoke an API key', params: IdParams, response: { 200: DeletedEnvelope } },
+    },
     (request, reply) =>
       ctx.credentials.revoking(apiKeyTag(request.auth.storeId, request.params.id), () =>
         sendWrite(ctx, request, reply, (trx, storeId) => revokeApiKey(trx, storeId, request.params.id)),

@@ -6,8 +6,8 @@ import { acquireDataDirLock } from './lock-file.js';
 import { type Listener, listenPglite, listenPostgres, type NotificationHandlers } from './notifications.js';
 import { PgliteWorkerClient } from './pglite-client.js';
 import { pgliteDialect } from './pglite-driver.js';
-import { StatsKeeper } from './stats-keeper.js';
 import { preparingPool } from './prepared.js';
+import { StatsKeeper } from './stats-keeper.js';
 import type { DB } from './tables.js';
 
 export type Db = Kysely<DB>;
