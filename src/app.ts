@@ -40,6 +40,7 @@ import {
 import { createMediaStore, registerMediaRoutes } from './media/index.js';
 import { registerOrderRoutes } from './orders/index.js';
 import { registerProductRoutes } from './products/index.js';
+import { registerWebhooks } from './webhooks/index.js';
 
 export interface BuildOptions {
   config: Config;
@@ -113,6 +114,7 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
       await registerAddressRoutes(api, ctx);
       await registerOrderRoutes(api, ctx);
       await registerEventRoutes(api, ctx);
+      await registerWebhooks(api, ctx);
     },
     { prefix: '/api/v1' },
   );
