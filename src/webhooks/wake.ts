@@ -10,7 +10,11 @@ import { WAKE_CHANNEL } from './webhooks.sql.js';
 const local = new EventEmitter();
 local.setMaxListeners(0);
 
-/** In-process: on PGlite a worker's claim waits for the adding transaction to end (one session), on PostgreSQL the NOTIFY follows. */
+/**
+ * Called inside the adding transaction. On PGlite (one session) the woken worker's claim waits for that
+ * transaction to end; on PostgreSQL it would run before the commit and find nothing, so workers there
+ * listen to the NOTIFY only.
+ */
 export function wakeLocalWorkers(): void {
   local.emit('wake');
 }
@@ -21,7 +25,7 @@ interface WakeLog {
 
 /** Calls `wake` on every wake-up; returns the function that stops listening. */
 export function listenForWakeUps(databaseUrl: string | null, wake: () => void, log: WakeLog): () => Promise<void> {
-  local.on('wake', wake);
+  if (!databaseUrl) local.on('wake', wake);
   let client: pg.Client | null = null;
   let stopped = false;
   const connect = async () => {

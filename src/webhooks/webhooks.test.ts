@@ -2,11 +2,18 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { engine, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 
 // A tiny schedule (two retries, 50 ms apart): three attempts in a fraction of a second.
-const settings = { webhookWorker: true, webhookAllowPrivate: true, webhookRetrySchedule: [0.05, 0.05], webhookTimeoutMs: 2000 };
+// On PostgreSQL the workers are woken by LISTEN/NOTIFY, on the URL the server would have.
+const settings = {
+  webhookWorker: true,
+  webhookAllowPrivate: true,
+  webhookRetrySchedule: [0.05, 0.05],
+  webhookTimeoutMs: 2000,
+  databaseUrl: engine === 'postgres' ? inject('postgresUrl') : null,
+};
 
 let t: TestContext;
 beforeAll(async () => {
@@ -287,7 +294,6 @@ describe.runIf(engine === 'postgres')('two server processes on one PostgreSQL', 
   it('deliver a backlog with each attempt sent exactly once', async () => {
     const { openDatabase } = await import('../db/database.js');
     const { buildApp } = await import('../app.js');
-    const { inject } = await import('vitest');
     const second = await openDatabase({ databaseUrl: inject('postgresUrl'), dataDir: '/nonexistent', poolSize: 4 });
     const other = await buildApp({ config: t.config, database: second, redisPrefix: `wh-${Date.now()}:` });
     await other.ready();
