@@ -54,9 +54,16 @@ export async function targetProblem(url: string, allowPrivate: boolean): Promise
   return blocked ? `must not point at a loopback, private or link-local address (${host} is ${blocked})` : null;
 }
 
+// A resolver that does not answer must not hold a request for long: the name is then judged at each attempt.
+const LOOKUP_WAIT_MS = 3000;
+
 function resolveAll(host: string): Promise<string[]> {
   return new Promise((resolve) => {
-    lookup(host, { all: true }, (error, addresses: LookupAddress[]) => resolve(error ? [] : addresses.map((entry) => entry.address)));
+    const timer = setTimeout(() => resolve([]), LOOKUP_WAIT_MS);
+    lookup(host, { all: true }, (error, addresses: LookupAddress[]) => {
+      clearTimeout(timer);
+      resolve(error ? [] : addresses.map((entry) => entry.address));
+    });
   });
 }
 
