@@ -4,6 +4,8 @@ import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { engine, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { startDeliveryWorker } from './worker.js';
+import { claimDue } from './worker.sql.js';
 
 // A tiny schedule (two retries, 50 ms apart): three attempts in a fraction of a second.
 // On PostgreSQL the workers are woken by LISTEN/NOTIFY, on the URL the server would have.
@@ -263,6 +265,30 @@ describe('webhook deliveries', () => {
     await t.call(store, 'PATCH', `/webhooks/${id}`, { enabled: true });
     const { rows } = await sql<{ since: Date | null }>`SELECT failing_since AS since FROM webhooks WHERE id = ${id}`.execute(t.database.db);
     expect(rows[0].since).toBeNull();
+    await hook.close();
+  });
+});
+
+describe('a process killed mid-attempt', () => {
+  it('leaves the attempt to be retried, once, when its lease ends', async () => {
+    // No worker of its own: the attempt below is claimed by hand, as by a process that then dies.
+    const quiet = await setupTestApp({ ...settings, webhookWorker: false });
+    const hook = await receiver();
+    const store = await quiet.newStore();
+    const created = await quiet.call(store, 'POST', '/webhooks', { url: hook.url, events: ['*'] });
+    await quiet.call(store, 'POST', '/products', { title: 'Tee' });
+    const claimed = (await claimDue(quiet.database.db, 10, 0.5)).filter((row) => row.store_id === store.id);
+    expect(claimed.map((row) => row.attempts)).toEqual([1]);
+    const claimedAt = Date.now();
+    // Another process's worker (on PostgreSQL the main app's is one too) takes it over once the lease ends.
+    const stop = startDeliveryWorker({ db: quiet.database.db, config: quiet.config, log: { warn: () => {}, debug: () => {} } });
+    const list = () => quiet.call(store, 'GET', `/webhooks/${created.body.data.id}/deliveries`).then((reply) => reply.body.data);
+    const [delivery] = await until(list, (rows) => rows[0]?.status === 'succeeded');
+    expect(Date.now() - claimedAt).toBeGreaterThanOrEqual(400);
+    expect(delivery).toMatchObject({ status: 'succeeded', attempts: 2 });
+    expect(hook.hits).toHaveLength(1);
+    await stop();
+    await quiet.close();
     await hook.close();
   });
 });
