@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { engine, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { apiKey } from '../../test/support/collections.fixtures.js';
 import { startDeliveryWorker } from './worker.js';
 import { claimDue } from './worker.sql.js';
 
@@ -112,6 +113,16 @@ describe('webhook subscriptions', () => {
     expect((await t.call(other, 'GET', `/webhooks/${id}`)).status).toBe(404);
     expect(await t.call(store, 'DELETE', `/webhooks/${id}`)).toMatchObject({ status: 200, body: { data: { id } } });
     expect((await t.call(store, 'GET', `/webhooks/${id}`)).status).toBe(404);
+  });
+
+  it('needs webhooks:read to read and webhooks:write to write', async () => {
+    const store = await t.newStore();
+    const reader = await apiKey(t, store, ['webhooks:read']);
+    expect((await t.call(reader, 'GET', '/webhooks')).status).toBe(200);
+    expect((await t.call(reader, 'POST', '/webhooks', { url: 'https://a.test/', events: ['*'] })).status).toBe(403);
+    const writer = await apiKey(t, store, ['webhooks:write']);
+    expect((await t.call(writer, 'POST', '/webhooks', { url: 'https://a.test/', events: ['*'] })).status).toBe(201);
+    expect((await t.call(await apiKey(t, store, ['events:read']), 'GET', '/webhooks')).status).toBe(403);
   });
 
   it('refuses unknown event types and non-http URLs', async () => {
