@@ -41,6 +41,7 @@ import {
 import { createMediaStore, registerMediaRoutes } from './media/index.js';
 import { registerOrderRoutes } from './orders/index.js';
 import { registerProductRoutes } from './products/index.js';
+import { registerWebhooks } from './webhooks/index.js';
 
 export interface BuildOptions {
   config: Config;
@@ -119,6 +120,7 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
       await registerAddressRoutes(api, ctx);
       await registerOrderRoutes(api, ctx);
       await registerEventRoutes(api, ctx);
+      await registerWebhooks(api, ctx, database.listen);
     },
     { prefix: '/api/v1' },
   );

@@ -34,6 +34,14 @@ export interface Config {
   eventRetentionDays: number;
   /** server processes `serve` runs (`--workers`); more than one needs PostgreSQL and Redis (src/cluster.ts) */
   workers: number;
+  /** seconds between a webhook delivery's attempts: n entries, n + 1 attempts (jittered) */
+  webhookRetrySchedule: number[];
+  /** webhook URLs may point at loopback, private and link-local addresses (tests, private networks) */
+  webhookAllowPrivate: boolean;
+  /** how long a webhook receiver has to answer */
+  webhookTimeoutMs: number;
+  /** this process runs a webhook delivery worker (every process may; they never send one attempt twice) */
+  webhookWorker: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -74,6 +82,18 @@ function readUrl(env: Env, name: string, protocols: string[]): string | null {
   }
   if (!protocols.includes(url.protocol)) fail(name, `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
   return raw;
+}
+
+const DEFAULT_RETRY_SCHEDULE = '5,30,120,600,1800,3600,7200,14400,28800,43200';
+
+/** Seconds between attempts, comma-separated (fractions allowed). */
+function readSchedule(env: Env, name: string): number[] {
+  const raw = env[name] || DEFAULT_RETRY_SCHEDULE;
+  const parts = raw.split(',').map((part) => part.trim());
+  if (parts.length > 50 || parts.some((part) => !/^\d+(\.\d+)?$/.test(part) || Number(part) > 7 * 86_400)) {
+    fail(name, `must be up to 50 comma-separated numbers of seconds (each at most 604800), got "${raw}"`);
+  }
+  return parts.map(Number);
 }
 
 function readBoolean(env: Env, name: string, fallback: boolean): boolean {
@@ -154,5 +174,9 @@ export function loadConfig(env: Env = process.env): Config {
     idempotencyTtl: readInt(env, 'STOREFRONT_IDEMPOTENCY_TTL', 86_400, 1, 31_536_000),
     eventRetentionDays: readInt(env, 'STOREFRONT_EVENT_RETENTION_DAYS', 30, 1, 3650),
     workers: readInt(env, 'STOREFRONT_WORKERS', 1, 1, 64),
+    webhookRetrySchedule: readSchedule(env, 'STOREFRONT_WEBHOOK_RETRY_SCHEDULE'),
+    webhookAllowPrivate: readBoolean(env, 'STOREFRONT_WEBHOOK_ALLOW_PRIVATE', false),
+    webhookTimeoutMs: readInt(env, 'STOREFRONT_WEBHOOK_TIMEOUT_MS', 10_000, 100, 10 * MINUTE),
+    webhookWorker: readBoolean(env, 'STOREFRONT_WEBHOOK_WORKER', true),
   };
 }

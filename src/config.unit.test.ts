@@ -21,6 +21,24 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the webhook retry schedule: seconds, comma-separated, validated', () => {
+    const dir = dataDir();
+    expect(loadConfig({ STOREFRONT_DATA_DIR: dir }).webhookRetrySchedule).toEqual([5, 30, 120, 600, 1800, 3600, 7200, 14400, 28800, 43200]);
+    expect(loadConfig({ STOREFRONT_DATA_DIR: dir, STOREFRONT_WEBHOOK_RETRY_SCHEDULE: '1, 2.5,60' }).webhookRetrySchedule).toEqual([
+      1, 2.5, 60,
+    ]);
+    for (const bad of ['1,,2', 'soon', '-1', '999999999']) {
+      expect(() => loadConfig({ STOREFRONT_DATA_DIR: dir, STOREFRONT_WEBHOOK_RETRY_SCHEDULE: bad })).toThrow(
+        /STOREFRONT_WEBHOOK_RETRY_SCHEDULE/,
+      );
+    }
+    expect(loadConfig({ STOREFRONT_DATA_DIR: dir })).toMatchObject({
+      webhookAllowPrivate: false,
+      webhookTimeoutMs: 10_000,
+      webhookWorker: true,
+    });
+  });
+
   it('generates the embedded JWT secret once and keeps it in the data dir (0600)', () => {
     const dir = dataDir();
     const first = loadConfig({ STOREFRONT_DATA_DIR: dir }).jwtSecret;

@@ -65,7 +65,9 @@ export async function openTestDatabase(): Promise<{ database: Database; dataDir:
 
 export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
   const base = loadConfig({ STOREFRONT_DATA_DIR: dataDir, STOREFRONT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent' });
-  return { ...base, rateLimit: 0, publicUrl: 'http://storefront.test', ...overrides };
+  // No webhook worker unless a test asks for one: on a shared PostgreSQL, another file's worker (with its
+  // own retry schedule and address rules) would otherwise claim that test's deliveries.
+  return { ...base, rateLimit: 0, publicUrl: 'http://storefront.test', webhookWorker: false, ...overrides };
 }
 
 export async function setupTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {

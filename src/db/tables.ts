@@ -9,6 +9,7 @@ import type { IdempotencyTables } from '../idempotency/index.js';
 import type { OrderTables } from '../orders/index.js';
 import type { ProductTables } from '../products/index.js';
 import type { StoreTables } from '../stores/index.js';
+import type { WebhookTables } from '../webhooks/index.js';
 
 /**
  * Kysely's view of the tables in migrations/: every resource declares its tables beside itself
@@ -25,4 +26,5 @@ export interface DB
     AddressTables,
     IdempotencyTables,
     EventTables,
-    OrderTables {}
+    OrderTables,
+    WebhookTables {}

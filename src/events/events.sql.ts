@@ -4,11 +4,10 @@ import { newId } from '../shared/index.js';
 import type { NewEvent, Position } from './types.js';
 
 /** Appends events in the writing transaction: xid (the transaction) and seq (their order) come from defaults. */
-export async function insertEvents(trx: Tx, storeId: string, events: NewEvent[]): Promise<void> {
-  await trx
-    .insertInto('events')
-    .values(events.map(({ type, data }) => ({ store_id: storeId, id: newId(), type, data: JSON.stringify(data) })))
-    .execute();
+export async function insertEvents(trx: Tx, storeId: string, events: NewEvent[]): Promise<string[]> {
+  const values = events.map(({ type, data }) => ({ store_id: storeId, id: newId(), type, data: JSON.stringify(data) }));
+  await trx.insertInto('events').values(values).execute();
+  return values.map((value) => value.id);
 }
 
 export interface EventRow {

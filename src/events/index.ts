@@ -4,5 +4,5 @@ export { registerEventRoutes } from './events.routes.js';
 export { EventListEnvelope } from './events.schema.js';
 export type { EventTables } from './events.tables.js';
 export { eventPurge, purgeOldEvents } from './purge.js';
-export { appendEvents, noteChange } from './record.js';
+export { type AppendListener, appendEvents, noteChange, onEventsAppended } from './record.js';
 export { EVENT_TYPES, type EventType, isEventType, type NewEvent } from './types.js';

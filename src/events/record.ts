@@ -44,7 +44,20 @@ export async function appendEvents(trx: Tx, storeId: string, own: NewEvent | nul
     const data = await loadUnlessGone(load);
     if (data) events.push({ type, data });
   }
-  if (events.length) await insertEvents(trx, storeId, events);
+  if (!events.length) return;
+  const ids = await insertEvents(trx, storeId, events);
+  for (const listener of appendListeners) await listener(trx, storeId, ids);
+}
+
+/** Runs in the appending transaction with the new events' ids (webhooks create their deliveries there). */
+export type AppendListener = (trx: Tx, storeId: string, eventIds: string[]) => Promise<void>;
+
+// Set by folders that build on the feed (webhooks), which the feed itself must not import.
+const appendListeners = new Set<AppendListener>();
+
+/** Adds a listener of every append (once per listener, whatever the number of apps in the process). */
+export function onEventsAppended(listener: AppendListener): void {
+  appendListeners.add(listener);
 }
 
 async function loadUnlessGone(load: () => Promise<object>): Promise<object | null> {

@@ -24,6 +24,7 @@ const CREATE_BODIES: Record<string, object> = {
   '/customers': { userName: 'coverage', password: '12345678' },
   '/orders': order,
   '/products': { title: 'Coverage' },
+  '/webhooks': { url: 'https://hooks.example.test/coverage', events: ['*'] },
 };
 
 let t: TestContext;

@@ -12,7 +12,7 @@ export type WriteWork<T> = (trx: Tx, storeId: string) => Promise<T>;
 
 export interface WriteOptions {
   /** the success status (default 200) */
-  status?: 200 | 201;
+  status?: 200 | 201 | 202;
   /** for PATCH and DELETE of a record: reads it as GET returns it, row locked, so If-Match is checked atomically */
   current?: CurrentLoader;
   /** the event's data when it is not the work's result: a variant's change is its product's event */
@@ -32,7 +32,7 @@ export async function sendWrite<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   work: WriteWork<T>,
-  options: 200 | 201 | WriteOptions = 200,
+  options: 200 | 201 | 202 | WriteOptions = 200,
 ): Promise<Sent<T>> {
   const { status = 200, current: loader, eventData } = typeof options === 'number' ? { status: options } : options;
   const { storeId } = request.auth;

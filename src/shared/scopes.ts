@@ -1,4 +1,4 @@
-export const RESOURCES = ['products', 'collections', 'attributes', 'customers', 'orders'] as const;
+export const RESOURCES = ['products', 'collections', 'attributes', 'customers', 'orders', 'webhooks'] as const;
 /** `events` is read-only: the feed is written by the changes themselves. */
 export const ALL_SCOPES = ['*', ...RESOURCES.flatMap((resource) => [`${resource}:read`, `${resource}:write`]), 'events:read'];
 

@@ -1,0 +1,22 @@
+/** Webhooks (the event feed pushed to subscribers' URLs): their routes, and the wiring of deliveries into the app. */
+
+import type { Database } from '../db/index.js';
+import { onEventsAppended } from '../events/index.js';
+import type { App, AppContext } from '../http/index.js';
+import { registerWebhookRoutes } from './webhooks.routes.js';
+import { createDeliveries } from './webhooks.service.js';
+import { startDeliveryWorker } from './worker.js';
+
+export type { WebhookTables } from './webhooks.tables.js';
+
+/**
+ * The routes; every appended event fans out to the store's webhooks in its own transaction; and, unless
+ * turned off (STOREFRONT_WEBHOOK_WORKER), this process's delivery worker, stopped when the app closes.
+ */
+export async function registerWebhooks(api: App, ctx: AppContext, listen: Database['listen']): Promise<void> {
+  onEventsAppended(createDeliveries);
+  await registerWebhookRoutes(api, ctx);
+  if (!ctx.config.webhookWorker) return;
+  const stop = startDeliveryWorker({ db: ctx.db, listen, config: ctx.config, log: api.log });
+  api.addHook('onClose', async () => stop());
+}

@@ -1,0 +1,104 @@
+import { type Insertable, sql, type Updateable } from 'kysely';
+import type { Db, Tx } from '../db/index.js';
+import { ilikeAny, type ListSpec } from '../shared/index.js';
+import type { WEBHOOK_SORTS } from './webhooks.schema.js';
+import type { WebhookDeliveryTable, WebhookTable } from './webhooks.tables.js';
+
+export const WEBHOOK_COLUMNS = ['id', 'url', 'events', 'description', 'enabled', 'created_at', 'updated_at'] as const;
+
+export function insertWebhook(trx: Tx, values: Insertable<WebhookTable>) {
+  return trx.insertInto('webhooks').values(values).returning(WEBHOOK_COLUMNS).executeTakeFirstOrThrow();
+}
+
+export function selectWebhook(db: Db, storeId: string, id: string) {
+  return db.selectFrom('webhooks').select(WEBHOOK_COLUMNS).where('store_id', '=', storeId).where('id', '=', id).executeTakeFirst();
+}
+
+export const selectWebhooks = (db: Db, storeId: string) =>
+  db.selectFrom('webhooks').select(WEBHOOK_COLUMNS).where('store_id', '=', storeId);
+
+export const webhookListSpec: ListSpec<typeof WEBHOOK_SORTS> = {
+  sorts: { createdAt: sql`created_at`, url: sql`url` },
+  idColumn: sql`id`,
+  search: ilikeAny(['url', 'description']),
+};
+
+export function updateWebhookRow(trx: Tx, storeId: string, id: string, values: Updateable<WebhookTable>) {
+  return trx
+    .updateTable('webhooks')
+    .set({ ...values, updated_at: new Date() })
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .returning(WEBHOOK_COLUMNS)
+    .executeTakeFirst();
+}
+
+export function deleteWebhookRow(trx: Tx, storeId: string, id: string) {
+  return trx.deleteFrom('webhooks').where('store_id', '=', storeId).where('id', '=', id).returning('id').executeTakeFirst();
+}
+
+// An ObjectId-shaped id made in SQL (time first, then random), so a fan-out is one statement.
+const sqlId = (salt: unknown) => sql<string>`lpad(to_hex(floor(extract(epoch FROM clock_timestamp()))::bigint), 8, '0')
+  || substr(md5(random()::text || ${salt}), 1, 16)`;
+
+/**
+ * One pending delivery per (new event, enabled webhook of the store that wants its type), in the event's
+ * own transaction, with the event as the body every attempt sends. Returns how many were created.
+ */
+export async function fanOutDeliveries(trx: Tx, storeId: string, eventIds: string[]): Promise<number> {
+  const result = await sql`
+    INSERT INTO webhook_deliveries (store_id, id, webhook_id, event_id, type, payload, next_attempt_at)
+    SELECT e.store_id, ${sqlId(sql`e.id || w.id`)}, w.id, e.id, e.type,
+      json_build_object('id', e.id, 'type', e.type,
+        'createdAt', to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'data', e.data)::text,
+      now()
+    FROM events e JOIN webhooks w ON w.store_id = e.store_id
+    WHERE e.store_id = ${storeId} AND e.id = ANY(${eventIds}::text[])
+      AND w.enabled AND ('*' = ANY(w.events) OR e.type = ANY(w.events))`.execute(trx);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+export function insertDelivery(trx: Tx, values: Insertable<WebhookDeliveryTable>) {
+  return trx.insertInto('webhook_deliveries').values(values).returning(DELIVERY_COLUMNS).executeTakeFirstOrThrow();
+}
+
+export const DELIVERY_COLUMNS = [
+  'id',
+  'event_id',
+  'type',
+  'status',
+  'attempts',
+  'last_response_status',
+  'last_error',
+  'next_attempt_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+export const selectDeliveries = (db: Db, storeId: string, webhookId: string) =>
+  db.selectFrom('webhook_deliveries').select(DELIVERY_COLUMNS).where('store_id', '=', storeId).where('webhook_id', '=', webhookId);
+
+export const deliveryListSpec: ListSpec<readonly ['createdAt']> = {
+  sorts: { createdAt: sql`created_at` },
+  idColumn: sql`id`,
+  search: ilikeAny(['type', 'event_id']),
+};
+
+/** Due now again: a failed or succeeded delivery gets one more attempt; a pending one is sent without waiting. */
+export function rescheduleDelivery(trx: Tx, storeId: string, webhookId: string, id: string) {
+  return trx
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', next_attempt_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+    .where('store_id', '=', storeId)
+    .where('webhook_id', '=', webhookId)
+    .where('id', '=', id)
+    .returning(DELIVERY_COLUMNS)
+    .executeTakeFirst();
+}
+
+/** Wakes the delivery workers of every process when the transaction commits (both engines deliver NOTIFY at commit). */
+export async function notifyWorkers(trx: Tx): Promise<void> {
+  await sql`SELECT pg_notify(${WAKE_CHANNEL}, '')`.execute(trx);
+}
+
+export const WAKE_CHANNEL = 'storefront_webhook_deliveries';
