@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { feedOf } from './feed.testing.js';
+
+/**
+ * Derived changes (docs/events.md): a write that changes another record's representation moves that
+ * record's updatedAt and appends its `updated` event, data as a later GET returns it, once per write.
+ */
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await setupTestApp();
+});
+afterAll(() => t.close());
+
+const { eventsOf, body } = feedOf(() => t);
+
+/** A record the write is expected to change: its event type and where GET reads it. */
+interface Expected {
+  type: string;
+  url: string;
+}
+
+/**
+ * Runs `write` and asserts its events: its own (type only: the feed's own tests check its data) first, then
+ * exactly one event per derived record, data equal to GET after the write, updatedAt later than before.
+ */
+async function expectDerived(store: TestStore, write: () => Promise<unknown>, own: string | null, derived: Expected[]) {
+  const before = await Promise.all(derived.map((record) => body(store, 'GET', record.url)));
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const events = await eventsOf(store, write);
+  if (own) expect(events[0]?.type).toBe(own);
+  const rest = own ? events.slice(1) : events;
+  expect(rest.map((event) => `${event.type} ${event.data.id}`).sort()).toEqual(
+    derived.map((record, i) => `${record.type} ${before[i].id}`).sort(),
+  );
+  for (const [i, record] of derived.entries()) {
+    const after = await body(store, 'GET', record.url);
+    const event = rest.find((e) => e.type === record.type && e.data.id === after.id);
+    expect(event?.data, record.url).toEqual(after);
+    if ('updatedAt' in after) expect(Date.parse(after.updatedAt), record.url).toBeGreaterThan(Date.parse(before[i].updatedAt));
+  }
+  return events;
+}
+
+async function productWithStock(store: TestStore, title: string) {
+  const product = await body(store, 'POST', '/products', { title, price: 10, options: [{ name: 'Size', values: ['S', 'M'] }] });
+  for (const [i, variant] of product.variants.entries()) {
+    await body(store, 'PATCH', `/products/${product.id}/variants/${variant.id}`, { stock: 5, sku: `${title}-${i}` });
+  }
+  return body(store, 'GET', `/products/${product.id}`);
+}
+
+const line = (product: { id: string; variants: { sku: string }[] }, index: number, quantity: number) => ({
+  productId: product.id,
+  title: 'Tee',
+  price: 10,
+  quantity,
+  sku: product.variants[index].sku,
+});
+
+describe('stock moves of orders', () => {
+  it('a decrement checkout is product.updated for each product it takes from, once, and a restock again', async () => {
+    const store = await t.newStore();
+    const tee = await productWithStock(store, 'Tee');
+    const cap = await productWithStock(store, 'Cap');
+    const products = [tee, cap].map((p) => ({ type: 'product.updated', url: `/products/${p.id}` }));
+    let orderId = '';
+    const cartItems = [line(tee, 0, 1), line(tee, 1, 2), line(cap, 0, 1)];
+    const checkout = async () => {
+      orderId = (await body(store, 'POST', '/orders', { cartItems, subTotal: 40, totalAmount: 40, inventoryBehaviour: 'decrement' })).id;
+    };
+    await expectDerived(store, checkout, 'order.created', products);
+    expect((await body(store, 'GET', `/products/${tee.id}`)).variants.map((v: { stock: number }) => v.stock)).toEqual([4, 3]);
+    const cancel = () => body(store, 'PATCH', `/orders/${orderId}`, { orderStatus: 'cancelled', restock: true });
+    await expectDerived(store, cancel, 'order.updated', products);
+  });
+
+  it('a bypass order and a cancel without restock change no product', async () => {
+    const store = await t.newStore();
+    const tee = await productWithStock(store, 'Tee');
+    let orderId = '';
+    const order = async () => {
+      orderId = (await body(store, 'POST', '/orders', { cartItems: [line(tee, 0, 1)], subTotal: 10, totalAmount: 10 })).id;
+    };
+    await expectDerived(store, order, 'order.created', []);
+    await expectDerived(store, () => body(store, 'PATCH', `/orders/${orderId}`, { orderStatus: 'cancelled' }), 'order.updated', []);
+  });
+});
