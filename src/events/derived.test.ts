@@ -87,3 +87,60 @@ describe('stock moves of orders', () => {
     await expectDerived(store, () => body(store, 'PATCH', `/orders/${orderId}`, { orderStatus: 'cancelled' }), 'order.updated', []);
   });
 });
+
+const productUrl = (id: string) => ({ type: 'product.updated', url: `/products/${id}` });
+const collectionUrl = (id: string) => ({ type: 'collection.updated', url: `/collections/${id}` });
+
+describe('manual membership shows on both sides', () => {
+  it("a product's selectedCollections changes the collections it joins or leaves, not those it stays in", async () => {
+    const store = await t.newStore();
+    const [a, b, c] = await Promise.all(['A', 'B', 'C'].map((title) => body(store, 'POST', '/collections', { title })));
+    let id = '';
+    const create = async () => {
+      id = (await body(store, 'POST', '/products', { title: 'Tee', price: 10, selectedCollections: [a.id, b.id] })).id;
+    };
+    await expectDerived(store, create, 'product.created', [collectionUrl(a.id), collectionUrl(b.id)]);
+    const patch = () => body(store, 'PATCH', `/products/${id}`, { selectedCollections: [c.id, a.id] });
+    await expectDerived(store, patch, 'product.updated', [collectionUrl(b.id), collectionUrl(c.id)]);
+    const reorder = () => body(store, 'PATCH', `/products/${id}`, { selectedCollections: [a.id, c.id] });
+    await expectDerived(store, reorder, 'product.updated', []);
+    await expectDerived(store, () => body(store, 'DELETE', `/products/${id}`), 'product.deleted', [
+      collectionUrl(a.id),
+      collectionUrl(c.id),
+    ]);
+  });
+
+  it("a collection's selectedProducts changes the products it gains or loses; its delete changes its members", async () => {
+    const store = await t.newStore();
+    const [p, q, r] = await Promise.all(['P', 'Q', 'R'].map((title) => body(store, 'POST', '/products', { title, price: 1 })));
+    let id = '';
+    const create = async () => {
+      id = (await body(store, 'POST', '/collections', { title: 'Summer', selectedProducts: [p.id, q.id] })).id;
+    };
+    await expectDerived(store, create, 'collection.created', [productUrl(p.id), productUrl(q.id)]);
+    const patch = () => body(store, 'PATCH', `/collections/${id}`, { selectedProducts: [q.id, r.id] });
+    await expectDerived(store, patch, 'collection.updated', [productUrl(p.id), productUrl(r.id)]);
+    await expectDerived(store, () => body(store, 'DELETE', `/collections/${id}`), 'collection.deleted', [
+      productUrl(q.id),
+      productUrl(r.id),
+    ]);
+  });
+});
+
+describe('the collection hierarchy shows on both sides', () => {
+  it("a parentCollection set, moved or removed changes the parents' childCollection; a delete detaches the children", async () => {
+    const store = await t.newStore();
+    const [top, other] = await Promise.all(['Top', 'Other'].map((title) => body(store, 'POST', '/collections', { title })));
+    let id = '';
+    const create = async () => {
+      id = (await body(store, 'POST', '/collections', { title: 'Child', parentCollection: top.id })).id;
+    };
+    await expectDerived(store, create, 'collection.created', [collectionUrl(top.id)]);
+    const move = () => body(store, 'PATCH', `/collections/${id}`, { parentCollection: other.id });
+    await expectDerived(store, move, 'collection.updated', [collectionUrl(top.id), collectionUrl(other.id)]);
+    await expectDerived(store, () => body(store, 'PATCH', `/collections/${id}`, { parentCollection: other.id }), 'collection.updated', []);
+    const grandchild = await body(store, 'POST', '/collections', { title: 'Grandchild', parentCollection: id });
+    const remove = () => body(store, 'DELETE', `/collections/${id}`);
+    await expectDerived(store, remove, 'collection.deleted', [collectionUrl(other.id), collectionUrl(grandchild.id)]);
+  });
+});
