@@ -144,3 +144,29 @@ describe('the collection hierarchy shows on both sides', () => {
     await expectDerived(store, remove, 'collection.deleted', [collectionUrl(other.id), collectionUrl(grandchild.id)]);
   });
 });
+
+describe('attributes upserted by product options', () => {
+  it('a new option value updates its attribute; known values, in any order, change nothing', async () => {
+    const store = await t.newStore();
+    const { id: productId } = await body(store, 'POST', '/products', {
+      title: 'Tee',
+      price: 1,
+      options: [{ name: 'Size', values: ['S', 'M'] }],
+    });
+    const size = (await body(store, 'GET', '/attributes')).find((a: { name: string }) => a.name === 'Size');
+    const cap = () => body(store, 'POST', '/products', { title: 'Cap', price: 1, options: [{ name: 'Size', values: ['M', 'S'] }] });
+    await expectDerived(store, cap, 'product.created', []);
+    const grow = () => body(store, 'PATCH', `/products/${productId}`, { options: [{ name: 'Size', values: ['S', 'M', 'L'] }] });
+    await expectDerived(store, grow, 'product.updated', [{ type: 'attribute.updated', url: `/attributes/${size.id}` }]);
+    expect((await body(store, 'GET', `/attributes/${size.id}`)).values).toHaveLength(3);
+  });
+
+  it('the new attribute is attribute.created with data as GET returns it', async () => {
+    const store = await t.newStore();
+    const events = await eventsOf(store, () =>
+      body(store, 'POST', '/products', { title: 'Tee', price: 1, options: [{ name: 'Colour', values: ['Red'] }] }),
+    );
+    expect(events.map((e) => e.type)).toEqual(['product.created', 'attribute.created']);
+    expect(events[1].data).toEqual(await body(store, 'GET', `/attributes/${events[1].data.id}`));
+  });
+});
