@@ -170,3 +170,26 @@ describe('attributes upserted by product options', () => {
     expect(events[1].data).toEqual(await body(store, 'GET', `/attributes/${events[1].data.id}`));
   });
 });
+
+describe('a deleted customer', () => {
+  it('is customer.deleted, and order.updated for each of its orders (userId now null)', async () => {
+    const store = await t.newStore();
+    const customer = await body(store, 'POST', '/customers', { userName: 'ann', email: 'ann@example.com', password: 'secret-123456' });
+    const order = () =>
+      body(store, 'POST', '/orders', {
+        userId: customer.id,
+        cartItems: [{ productId: 'x', title: 'Tee', price: 1, quantity: 1 }],
+        subTotal: 1,
+        totalAmount: 1,
+      });
+    const [one, two] = [await order(), await order()];
+    const remove = () => body(store, 'DELETE', `/customers/${customer.id}`);
+    await expectDerived(
+      store,
+      remove,
+      'customer.deleted',
+      [one, two].map((o) => ({ type: 'order.updated', url: `/orders/${o.id}` })),
+    );
+    expect((await body(store, 'GET', `/orders/${one.id}`)).userId).toBeNull();
+  });
+});
