@@ -193,3 +193,27 @@ describe('a deleted customer', () => {
     expect((await body(store, 'GET', `/orders/${one.id}`)).userId).toBeNull();
   });
 });
+
+describe("a customer's default address", () => {
+  it('moving the default is address.updated for the other address whose isDefault changed', async () => {
+    const store = await t.newStore();
+    const customer = await body(store, 'POST', '/customers', { userName: 'bob', email: 'bob@example.com', password: 'secret-123456' });
+    const url = `/customers/${customer.id}/addresses`;
+    const home = await body(store, 'POST', url, { city: 'Lyon' });
+    const address = (id: string) => ({ type: 'address.updated', url: `/addresses/${id}` });
+    let work = '';
+    const create = async () => {
+      work = (await body(store, 'POST', url, { city: 'Paris', isDefault: true })).id;
+    };
+    await expectDerived(store, create, 'address.created', [address(home.id)]);
+    await expectDerived(store, () => body(store, 'PATCH', `/addresses/${home.id}`, { isDefault: true }), 'address.updated', [
+      address(work),
+    ]);
+    await expectDerived(store, () => body(store, 'PATCH', `/addresses/${home.id}`, { city: 'Nice' }), 'address.updated', []);
+    await expectDerived(store, () => body(store, 'PATCH', `/addresses/${home.id}`, { isDefault: false }), 'address.updated', [
+      address(work),
+    ]);
+    await expectDerived(store, () => body(store, 'DELETE', `/addresses/${work}`), 'address.deleted', [address(home.id)]);
+    expect((await body(store, 'GET', `/addresses/${home.id}`)).isDefault).toBe(true);
+  });
+});
