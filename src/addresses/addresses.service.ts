@@ -51,6 +51,16 @@ async function moveDefault(trx: Tx, storeId: string, customerId: string, to?: st
   for (const id of changed) noteChange(trx, 'address.updated', id, () => getAddress(trx, storeId, id));
 }
 
+/**
+ * Before a customer's delete (which takes its addresses along, by foreign key): each address gets its
+ * `address.deleted` event with the customer's, data as it was.
+ */
+export async function noteCustomerAddressesDeleted(trx: Tx, storeId: string, customerId: string): Promise<void> {
+  for (const address of (await selectCustomerAddresses(trx, storeId, customerId)).map(toAddressOutput)) {
+    noteChange(trx, 'address.deleted', address.id, async () => address);
+  }
+}
+
 /** Creates an address of the customer; the first one is the default, `isDefault: true` takes the default over. */
 export function createAddress(db: Db, storeId: string, customerId: string, input: AddressInput): Promise<AddressPayload> {
   return withTx(db, async (trx) => {

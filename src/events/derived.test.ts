@@ -172,25 +172,41 @@ describe('attributes upserted by product options', () => {
 });
 
 describe('a deleted customer', () => {
-  it('is customer.deleted, and order.updated for each of its orders (userId now null)', async () => {
+  it('is customer.deleted, order.updated for each of its orders (userId now null), address.deleted for its addresses', async () => {
     const store = await t.newStore();
     const customer = await body(store, 'POST', '/customers', { userName: 'ann', email: 'ann@example.com', password: 'secret-123456' });
-    const order = () =>
-      body(store, 'POST', '/orders', {
-        userId: customer.id,
-        cartItems: [{ productId: 'x', title: 'Tee', price: 1, quantity: 1 }],
-        subTotal: 1,
-        totalAmount: 1,
-      });
-    const [one, two] = [await order(), await order()];
-    const remove = () => body(store, 'DELETE', `/customers/${customer.id}`);
-    await expectDerived(
-      store,
-      remove,
-      'customer.deleted',
-      [one, two].map((o) => ({ type: 'order.updated', url: `/orders/${o.id}` })),
-    );
-    expect((await body(store, 'GET', `/orders/${one.id}`)).userId).toBeNull();
+    const address = await body(store, 'POST', `/customers/${customer.id}/addresses`, { city: 'Lyon' });
+    const item = { productId: 'x', title: 'Tee', price: 1, quantity: 1 };
+    const order = () => body(store, 'POST', '/orders', { userId: customer.id, cartItems: [item], subTotal: 1, totalAmount: 1 });
+    const orders = [await order(), await order()];
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const events = await eventsOf(store, () => body(store, 'DELETE', `/customers/${customer.id}`));
+    expect(events[0].type).toBe('customer.deleted');
+    expect(
+      events
+        .slice(1)
+        .map((e) => `${e.type} ${e.data.id}`)
+        .sort(),
+    ).toEqual([`address.deleted ${address.id}`, ...orders.map((o) => `order.updated ${o.id}`)].sort());
+    expect(events.find((e) => e.type === 'address.deleted')?.data).toEqual(address);
+    for (const before of orders) {
+      const after = await body(store, 'GET', `/orders/${before.id}`);
+      expect(after.userId).toBeNull();
+      expect(events.find((e) => e.data.id === before.id)?.data).toEqual(after);
+      expect(Date.parse(after.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
+    }
+  });
+});
+
+describe('a deleted attribute set', () => {
+  it('is attribute.updated for each of its attributes (attributeset now null)', async () => {
+    const store = await t.newStore();
+    const set = await body(store, 'POST', '/attribute-sets', { name: 'Apparel' });
+    const attribute = await body(store, 'POST', '/attributes', { name: 'Material', attributeset: set.id });
+    expect(attribute.attributeset).toBe(set.id);
+    const remove = () => body(store, 'DELETE', `/attribute-sets/${set.id}`);
+    await expectDerived(store, remove, 'attributeSet.deleted', [{ type: 'attribute.updated', url: `/attributes/${attribute.id}` }]);
+    expect((await body(store, 'GET', `/attributes/${attribute.id}`)).attributeset).toBeNull();
   });
 });
 
