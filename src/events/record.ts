@@ -44,9 +44,15 @@ export function loadRecordsWith(kind: RecordKind, loader: RecordLoader): void {
 
 /** `noteChange` with the loader the record's resource registered: `*.updated` of each of `ids`. */
 export function noteUpdated(trx: Tx, storeId: string, kind: RecordKind, ids: Iterable<string>): void {
+  for (const id of ids) noteChange(trx, `${kind}.updated`, id, () => loaderOf(kind)(trx, storeId, id));
+}
+
+// Looked up when the events are appended, not when noted: a script calling services outside the write
+// door (bench seeds) appends nothing and needs no routes registered.
+function loaderOf(kind: RecordKind): RecordLoader {
   const loader = loaders.get(kind);
   if (!loader) throw new Error(`no record loader registered for ${kind}`);
-  for (const id of ids) noteChange(trx, `${kind}.updated`, id, () => loader(trx, storeId, id));
+  return loader;
 }
 
 /**
