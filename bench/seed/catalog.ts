@@ -36,7 +36,7 @@ export function productInput(i: number) {
 
 /** The option values as AttributeValue ids, by the same upserts createProduct runs: option name -> value -> id. */
 async function optionValueIds(db: Db, storeId: string): Promise<Map<string, Map<string, string>>> {
-  const attributeIds = await upsertAttributesByName(
+  const { ids: attributeIds } = await upsertAttributesByName(
     db,
     storeId,
     PRODUCT_OPTIONS.map((option) => option.name),

@@ -1,6 +1,7 @@
 import type { Db } from '../db/index.js';
 import { type Tx, withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
+import { noteChange } from '../events/index.js';
 import { isId, lockRecord, newId, recordExists } from '../shared/index.js';
 import { type AddressInput, type AddressPayload, MAX_ADDRESSES_PER_CUSTOMER } from './addresses.schema.js';
 import {
@@ -39,6 +40,27 @@ async function findAddress(db: Db, storeId: string, id: string): Promise<Address
   return row;
 }
 
+/**
+ * The default moves. Without `to`: the current default stops being one; with `to`: `to` becomes the
+ * default (the caller has just unset or deleted the old one). The other address whose isDefault this
+ * changes gets its `address.updated` event with the write (the written one has its own).
+ */
+async function moveDefault(trx: Tx, storeId: string, customerId: string, to?: string): Promise<void> {
+  const changed = to ? [to] : await clearDefault(trx, storeId, customerId);
+  if (to) await makeDefault(trx, storeId, customerId, to);
+  for (const id of changed) noteChange(trx, 'address.updated', id, () => getAddress(trx, storeId, id));
+}
+
+/**
+ * Before a customer's delete (which takes its addresses along, by foreign key): each address gets its
+ * `address.deleted` event with the customer's, data as it was.
+ */
+export async function noteCustomerAddressesDeleted(trx: Tx, storeId: string, customerId: string): Promise<void> {
+  for (const address of (await selectCustomerAddresses(trx, storeId, customerId)).map(toAddressOutput)) {
+    noteChange(trx, 'address.deleted', address.id, async () => address);
+  }
+}
+
 /** Creates an address of the customer; the first one is the default, `isDefault: true` takes the default over. */
 export function createAddress(db: Db, storeId: string, customerId: string, input: AddressInput): Promise<AddressPayload> {
   return withTx(db, async (trx) => {
@@ -50,7 +72,7 @@ export function createAddress(db: Db, storeId: string, customerId: string, input
       ]);
     }
     const isDefault = count === 0 || input.isDefault === true;
-    if (isDefault) await clearDefault(trx, storeId, customerId);
+    if (isDefault) await moveDefault(trx, storeId, customerId);
     const now = new Date();
     const row = await insertAddress(trx, {
       ...toAddressColumns(input),
@@ -97,11 +119,11 @@ export function updateAddress(db: Db, storeId: string, id: string, input: Addres
     const current = await lockAddress(trx, storeId, id);
     const customerId = current.customer_id;
     const wanted = input.isDefault ?? current.is_default;
-    if (wanted && !current.is_default) await clearDefault(trx, storeId, customerId);
+    if (wanted && !current.is_default) await moveDefault(trx, storeId, customerId);
     const heir = !wanted && current.is_default ? await mostRecentAddress(trx, storeId, customerId, id) : undefined;
     const isDefault = wanted || (current.is_default && !heir);
     const row = await updateAddressRow(trx, storeId, id, { ...toAddressColumns(input), is_default: isDefault, updated_at: new Date() });
-    if (heir) await makeDefault(trx, storeId, customerId, heir.id);
+    if (heir) await moveDefault(trx, storeId, customerId, heir.id);
     return toAddressOutput(row);
   });
 }
@@ -114,7 +136,7 @@ export function deleteAddress(db: Db, storeId: string, id: string): Promise<null
     if (!deleted) throw missing();
     if (deleted.is_default) {
       const heir = await mostRecentAddress(trx, storeId, customerId);
-      if (heir) await makeDefault(trx, storeId, customerId, heir.id);
+      if (heir) await moveDefault(trx, storeId, customerId, heir.id);
     }
     return null;
   });

@@ -118,10 +118,16 @@ function customerAddresses(trx: Tx, storeId: string, customerId: string) {
   return trx.updateTable('addresses').where('store_id', '=', storeId).where('customer_id', '=', customerId);
 }
 
-export async function clearDefault(trx: Tx, storeId: string, customerId: string): Promise<void> {
-  await customerAddresses(trx, storeId, customerId).set({ is_default: false }).where('is_default', '=', true).execute();
+/** The customer's default is no longer one (its isDefault changed, so its updatedAt moves); returns its id, if any. */
+export async function clearDefault(trx: Tx, storeId: string, customerId: string): Promise<string[]> {
+  const rows = await customerAddresses(trx, storeId, customerId)
+    .set({ is_default: false, updated_at: new Date() })
+    .where('is_default', '=', true)
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
 }
 
 export async function makeDefault(trx: Tx, storeId: string, customerId: string, id: string): Promise<void> {
-  await customerAddresses(trx, storeId, customerId).set({ is_default: true }).where('id', '=', id).execute();
+  await customerAddresses(trx, storeId, customerId).set({ is_default: true, updated_at: new Date() }).where('id', '=', id).execute();
 }

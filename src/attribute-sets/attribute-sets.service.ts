@@ -1,9 +1,17 @@
 import type { Db } from '../db/index.js';
 import { withTx } from '../db/index.js';
 import { notFound } from '../errors.js';
+import { noteUpdated } from '../events/index.js';
 import { countedTotal, deleteRecord, isId, lockedCurrent, runList, suppliedColumns } from '../shared/index.js';
 import type { AttributeSetListQuery, CreateAttributeSetInput, UpdateAttributeSetInput } from './attribute-sets.schema.js';
-import { insertAttributeSet, listSpec, selectAttributeSets, toAttributeSetOutput, updateAttributeSetRow } from './attribute-sets.sql.js';
+import {
+  insertAttributeSet,
+  listSpec,
+  releaseSetAttributes,
+  selectAttributeSets,
+  toAttributeSetOutput,
+  updateAttributeSetRow,
+} from './attribute-sets.sql.js';
 
 const missing = () => notFound('Attribute set');
 
@@ -31,7 +39,11 @@ export async function updateAttributeSet(db: Db, storeId: string, id: string, in
 
 /** Attributes of the set stay, with `attributeset: null` (the foreign key sets it). */
 export async function deleteAttributeSet(db: Db, storeId: string, id: string) {
-  return withTx(db, (trx) => deleteRecord(trx, 'attribute_sets', storeId, id, missing));
+  return withTx(db, async (trx) => {
+    // the foreign key's SET NULL would change its attributes silently: no updatedAt, no events
+    if (isId(id)) noteUpdated(trx, storeId, 'attribute', await releaseSetAttributes(trx, storeId, id));
+    return deleteRecord(trx, 'attribute_sets', storeId, id, missing);
+  });
 }
 
 export async function listAttributeSets(db: Db, storeId: string, query: AttributeSetListQuery) {

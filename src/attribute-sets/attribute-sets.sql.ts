@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
-import type { Db } from '../db/index.js';
+import type { Db, Tx } from '../db/index.js';
 import { ilikeAny, iso, type ListSpec, newId } from '../shared/index.js';
 import type { ATTRIBUTE_SET_SORTS, AttributeSet } from './attribute-sets.schema.js';
 import type { AttributeSetTable } from './attribute-sets.tables.js';
@@ -41,4 +41,16 @@ export function updateAttributeSetRow(db: Db, storeId: string, id: string, chang
     .where('id', '=', id)
     .returning(COLUMNS)
     .executeTakeFirst();
+}
+
+/** Before a set's delete: its attributes lose it (their attributeset becomes null, updatedAt moves). Returns their ids. */
+export async function releaseSetAttributes(trx: Tx, storeId: string, setId: string): Promise<string[]> {
+  const rows = await trx
+    .updateTable('attributes')
+    .set({ attribute_set_id: null, updated_at: new Date() })
+    .where('store_id', '=', storeId)
+    .where('attribute_set_id', '=', setId)
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
 }

@@ -18,7 +18,7 @@ export async function upsertAttributeValues(
   names: string[],
   mode: UpsertMode,
 ): Promise<string[]> {
-  if (mode === 'append') return appendAttributeValues(db, storeId, attributeId, names);
+  if (mode === 'append') return (await appendAttributeValues(db, storeId, attributeId, names)).ids;
   await db
     .updateTable('attribute_values')
     .set({ status: 'inactive', position: null })
@@ -60,9 +60,15 @@ function idsInOrder(rows: { id: string; name: string }[], names: string[]): stri
 /**
  * Append mode (product options): values already listed are only read, never written, so concurrent
  * product creates sharing option values take no row locks on them and do not queue behind each other.
+ * `changed`: whether the attribute's list of values changed (a value added or listed again).
  */
-async function appendAttributeValues(db: Db, storeId: string, attributeId: string, names: string[]): Promise<string[]> {
-  if (names.length === 0) return [];
+export async function appendAttributeValues(
+  db: Db,
+  storeId: string,
+  attributeId: string,
+  names: string[],
+): Promise<{ ids: string[]; changed: boolean }> {
+  if (names.length === 0) return { ids: [], changed: false };
   const existing = () =>
     db
       .selectFrom('attribute_values')
@@ -74,7 +80,7 @@ async function appendAttributeValues(db: Db, storeId: string, attributeId: strin
   const found = await existing();
   const known = new Set(found.map((row) => row.name));
   const missing = names.filter((name) => !known.has(name));
-  if (missing.length === 0 && found.every((row) => row.position !== null)) return idsInOrder(found, names);
+  if (missing.length === 0 && found.every((row) => row.position !== null)) return { ids: idsInOrder(found, names), changed: false };
   const top = await db
     .selectFrom('attribute_values')
     .select(sql<number>`coalesce(max(position), -1)`.as('top'))
@@ -98,7 +104,7 @@ async function appendAttributeValues(db: Db, storeId: string, attributeId: strin
       .where('id', '=', id)
       .execute();
   }
-  return idsInOrder(await existing(), names);
+  return { ids: idsInOrder(await existing(), names), changed: true };
 }
 
 type ValueRow = { id: string; attribute_id: string; name: string; value: string; hex: string | null; status: string; created_at: Date };

@@ -46,21 +46,29 @@ export function updateAttributeRow(
  * attribute is reused with its own spelling, a missing one is created without an attribute set.
  * Returns the attribute ids in the order of `names`. Both the conflict and the lookup use SQL
  * `lower()`, so this agrees with the unique index whatever the characters. Used by product options.
+ * `created`: the ids of the attributes this call created.
  */
-export async function upsertAttributesByName(db: Db, storeId: string, names: string[]): Promise<string[]> {
-  if (names.length === 0) return [];
+export async function upsertAttributesByName(db: Db, storeId: string, names: string[]): Promise<{ ids: string[]; created: string[] }> {
+  if (names.length === 0) return { ids: [], created: [] };
   const now = new Date();
-  await db
+  const inserted = await db
     .insertInto('attributes')
     // Sorted, so concurrent upserts of overlapping names take their index locks in one order (no deadlock).
     .values(
       [...names].sort().map((name) => ({ store_id: storeId, id: newId(), name, attribute_set_id: null, created_at: now, updated_at: now })),
     )
     .onConflict((oc) => oc.expression(sql`store_id, lower(name)`).doNothing())
+    .returning('id')
     .execute();
   const { rows } = await sql<{ ord: number; id: string }>`
     SELECT n.ord::int AS ord, a.id FROM unnest(${names}::text[]) WITH ORDINALITY AS n(name, ord)
     JOIN attributes a ON a.store_id = ${storeId} AND lower(a.name) = lower(n.name)`.execute(db);
   const byOrdinal = new Map(rows.map((row) => [Number(row.ord), row.id]));
-  return names.map((_, index) => byOrdinal.get(index + 1) as string);
+  return { ids: names.map((_, index) => byOrdinal.get(index + 1) as string), created: inserted.map((row) => row.id) };
+}
+
+/** Moves the updatedAt of attributes whose list of values another write changed. */
+export async function touchAttributes(db: Db, storeId: string, ids: string[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('attributes').set({ updated_at: at }).where('store_id', '=', storeId).where('id', 'in', ids).execute();
 }

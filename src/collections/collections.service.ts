@@ -7,7 +7,6 @@ import { fieldDetails, type ImageUploads, type ResolvedRules, referenceDetails, 
 import type { Collection, CollectionListQuery, CreateCollectionInput, UpdateCollectionInput } from './collections.schema.js';
 import {
   type CollectionRow,
-  detachChildren,
   findCollectionRow,
   listSpec,
   lockStoreCollections,
@@ -16,8 +15,9 @@ import {
   updateCollectionRow,
 } from './collections.sql.js';
 import { insertCollection } from './handles.js';
+import { leaveHierarchy, parentMoved } from './hierarchy.js';
 
-import { replaceMemberships } from './membership.sql.js';
+import { setMemberships } from './membership.js';
 
 const missing = () => notFound('Collection');
 
@@ -84,8 +84,9 @@ async function createInTx(db: Tx, storeId: string, input: CreateCollectionInput,
   const now = new Date();
   const columns = { ...plainColumns(input, image), ...ruleColumns(rules) };
   await insertCollection(db, { store_id: storeId, id, title: input.title.trim(), ...columns, created_at: now, updated_at: now }, handle);
+  await parentMoved(db, storeId, null, input.parentCollection ?? null);
   if (rules.type === 'manual' && input.selectedProducts?.length) {
-    await replaceMemberships(db, storeId, 'collection', id, input.selectedProducts);
+    await setMemberships(db, storeId, 'collection', id, input.selectedProducts);
   }
   // Files last, after every statement: a request that fails (a taken handle too) writes none.
   await storeMedia(uploads.store, pending);
@@ -112,9 +113,10 @@ export async function updateCollection(
     ...(handle !== undefined ? { handle } : {}),
     ...ruleColumns(rules),
   });
-  if (rules.type === 'smart' && current.collection_type === 'manual') await replaceMemberships(db, storeId, 'collection', id, []);
+  if (input.parentCollection !== undefined) await parentMoved(db, storeId, current.parent_id, input.parentCollection);
+  if (rules.type === 'smart' && current.collection_type === 'manual') await setMemberships(db, storeId, 'collection', id, []);
   if (rules.type === 'manual' && input.selectedProducts !== undefined) {
-    await replaceMemberships(db, storeId, 'collection', id, input.selectedProducts);
+    await setMemberships(db, storeId, 'collection', id, input.selectedProducts);
   }
   // Files last, after every statement: a request that fails (a taken handle too) writes none.
   await storeMedia(uploads.store, pending);
@@ -123,13 +125,17 @@ export async function updateCollection(
 
 /**
  * Takes the store's collections lock (hence `Tx`). Children are detached (their parentCollection
- * becomes null and, as their own field changed, their updatedAt moves); memberships go with the
- * row (FK cascade).
+ * becomes null), the parent loses a child, the manual members lose a collection: each of those records
+ * changed, so its updatedAt moves and it gets its `updated` event (a cascade would say nothing).
  */
 export async function deleteCollection(db: Tx, storeId: string, id: string): Promise<{ id: string }> {
   // deleteRecord holds the id guard; a malformed id detaches nothing
   await lockStoreCollections(db, storeId);
-  await detachChildren(db, storeId, id);
+  const row = isId(id) ? await findCollectionRow(db, storeId, id) : undefined;
+  if (row) {
+    await leaveHierarchy(db, storeId, id, row.parent_id);
+    await setMemberships(db, storeId, 'collection', id, []);
+  }
   return deleteRecord(db, 'collections', storeId, id, missing);
 }
 

@@ -131,14 +131,22 @@ export async function updateCollectionRow(db: Db, storeId: string, id: string, c
     .execute();
 }
 
-/** The children of `parentId` lose their parent; their own field changed, so their updatedAt moves. */
-export async function detachChildren(db: Db, storeId: string, parentId: string): Promise<void> {
-  await db
+/** The children of `parentId` lose their parent; their own field changed, so their updatedAt moves. Returns their ids. */
+export async function detachChildren(db: Db, storeId: string, parentId: string): Promise<string[]> {
+  const rows = await db
     .updateTable('collections')
     .set({ parent_id: null, updated_at: new Date() })
     .where('store_id', '=', storeId)
     .where('parent_id', '=', parentId)
+    .returning('id')
     .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Moves the updatedAt of collections whose representation another write changed (a parent's childCollection). */
+export async function touchCollections(db: Db, storeId: string, ids: string[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('collections').set({ updated_at: at }).where('store_id', '=', storeId).where('id', 'in', ids).execute();
 }
 
 // Any constant: with the store id it names the advisory lock of one store's collections.

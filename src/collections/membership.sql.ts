@@ -17,20 +17,31 @@ const SIDES = {
 /**
  * Makes the owner's (a product's or a collection's) memberships exactly `ids`, in that order on
  * the owner's side. Rows that stay keep their place on the other side; new rows go to its end.
- * The ids must have been checked.
+ * The ids must have been checked. Returns the ids of the other side whose membership list changed (a
+ * row removed or added: a reorder on the owner's side changes only the owner's list).
  */
-export async function replaceMemberships(db: Db, storeId: string, side: Side, ownerId: string, ids: string[]): Promise<void> {
+export async function replaceMemberships(db: Db, storeId: string, side: Side, ownerId: string, ids: string[]): Promise<string[]> {
   const { own, other, ownPosition, otherPosition } = SIDES[side];
-  await sql`DELETE FROM product_collections WHERE store_id = ${storeId} AND ${sql.ref(own)} = ${ownerId} AND NOT (${sql.ref(other)} = ANY(${ids}::text[]))`.execute(
-    db,
-  );
-  if (ids.length === 0) return;
-  await sql`
+  const removed = await sql<{ id: string }>`DELETE FROM product_collections WHERE store_id = ${storeId} AND ${sql.ref(own)} = ${ownerId}
+    AND NOT (${sql.ref(other)} = ANY(${ids}::text[])) RETURNING ${sql.ref(other)} AS id`.execute(db);
+  if (ids.length === 0) return removed.rows.map((row) => row.id);
+  // xmax = 0 on a RETURNING row: it was inserted, not updated by the conflict clause
+  const written = await sql<{ id: string; inserted: boolean }>`
     INSERT INTO product_collections (store_id, ${sql.ref(own)}, ${sql.ref(other)}, ${sql.ref(ownPosition)}, ${sql.ref(otherPosition)})
     SELECT ${storeId}, ${ownerId}, given.id, (given.ord - 1)::int,
       coalesce((SELECT max(pc.${sql.ref(otherPosition)}) + 1 FROM product_collections pc WHERE pc.store_id = ${storeId} AND pc.${sql.ref(other)} = given.id), 0)
     FROM unnest(${ids}::text[]) WITH ORDINALITY AS given(id, ord)
-    ON CONFLICT (store_id, collection_id, product_id) DO UPDATE SET ${sql.ref(ownPosition)} = excluded.${sql.ref(ownPosition)}`.execute(db);
+    ON CONFLICT (store_id, collection_id, product_id) DO UPDATE SET ${sql.ref(ownPosition)} = excluded.${sql.ref(ownPosition)}
+    RETURNING ${sql.ref(other)} AS id, (xmax = 0) AS inserted`.execute(db);
+  return [...removed.rows, ...written.rows.filter((row) => row.inserted)].map((row) => row.id);
+}
+
+const TABLES = { product: 'collections', collection: 'products' } as const;
+
+/** Moves the updatedAt of the other side's records whose membership list changed. */
+export async function touchMembers(db: Db, storeId: string, side: Side, ids: string[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`UPDATE ${sql.table(TABLES[side])} SET updated_at = ${at} WHERE store_id = ${storeId} AND id = ANY(${ids}::text[])`.execute(db);
 }
 
 /** The ids among `ids` that are manual collections of the store, locked (FOR SHARE) until the transaction ends. */

@@ -1,10 +1,18 @@
 import type { Expression, SqlBool } from 'kysely';
 import type { Db, Tx } from '../db/index.js';
 import { type ErrorDetail, notFound, validationError } from '../errors.js';
+import { noteUpdated } from '../events/index.js';
 import { isId } from '../shared/index.js';
 import type { MatchType } from './collections.schema.js';
 import { findCollectionRow } from './collections.sql.js';
-import { lockManualCollections, manualMembersCondition, replaceMemberships, smartMembersCondition } from './membership.sql.js';
+import {
+  lockManualCollections,
+  manualMembersCondition,
+  replaceMemberships,
+  type Side,
+  smartMembersCondition,
+  touchMembers,
+} from './membership.sql.js';
 import { compileRules } from './rules.js';
 
 /** Collection membership as the products side sees it. Owned by the collections resource. */
@@ -41,7 +49,17 @@ export async function setProductCollections(db: Tx, storeId: string, productId: 
     ...(await notManualCollections(db, storeId, collectionIds, 'selectedCollections')),
   ];
   if (details.length) throw validationError(details);
-  await replaceMemberships(db, storeId, 'product', productId, collectionIds);
+  await setMemberships(db, storeId, 'product', productId, collectionIds);
+}
+
+/**
+ * Replaces the owner's memberships (ids checked) and, as a manual membership shows on both sides, moves the
+ * updatedAt of each record of the other side that gained or lost the owner and notes its `updated` event.
+ */
+export async function setMemberships(db: Tx, storeId: string, side: Side, ownerId: string, ids: string[]): Promise<void> {
+  const changed = await replaceMemberships(db, storeId, side, ownerId, ids);
+  await touchMembers(db, storeId, side, changed, new Date());
+  noteUpdated(db, storeId, side === 'product' ? 'collection' : 'product', changed);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createAddress } from '../addresses/index.js';
+import { createAddress, noteCustomerAddressesDeleted } from '../addresses/index.js';
 import type { Db } from '../db/index.js';
 import { withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
@@ -59,6 +59,7 @@ export function deleteCustomer(db: Db, storeId: string, id: string): Promise<{ i
   return withTx(db, async (trx) => {
     await currentCustomer(id)(trx, storeId);
     await detachCustomerOrders(trx, storeId, id);
+    await noteCustomerAddressesDeleted(trx, storeId, id);
     return deleteRecord(trx, 'customers', storeId, id, missing);
   });
 }

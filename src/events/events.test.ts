@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { withTx } from '../db/index.js';
+import { type FeedEvent, feedOf, settled } from './feed.testing.js';
 import { purgeOldEvents } from './purge.js';
 import { appendEvents } from './record.js';
 
@@ -11,58 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-interface FeedEvent {
-  id: string;
-  type: string;
-  createdAt: string;
-  data: { id: string; [key: string]: unknown };
-}
-
-/**
- * Waits until every transaction that began before now has ended, so the feed shows all of them. On
- * PostgreSQL any transaction of the cluster (another test run, a bench) holds the feed back while it runs
- * (docs/events.md); a fresh transaction id X is a barrier: once the oldest running xid is above X, all
- * earlier writes are committed or gone.
- */
-async function settled(): Promise<void> {
-  const { rows } = await sql<{ xid: string }>`SELECT pg_current_xact_id()::text AS xid`.execute(t.database.db);
-  for (let tries = 0; tries < 3000; tries++) {
-    const check = await sql<{ done: boolean }>`SELECT pg_snapshot_xmin(pg_current_snapshot()) > ${rows[0].xid}::xid8 AS done`.execute(
-      t.database.db,
-    );
-    if (check.rows[0].done) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-/** Every event from `cursor` (or the start) to the end of the feed, and the cursor to poll next. */
-async function readOn(store: TestStore, query = '', cursor?: string): Promise<{ events: FeedEvent[]; cursor: string }> {
-  await settled();
-  const events: FeedEvent[] = [];
-  let next = cursor;
-  for (;;) {
-    const params = [query, next ? `cursor=${encodeURIComponent(next)}` : ''].filter(Boolean).join('&');
-    const reply = await t.call(store, 'GET', `/events${params ? `?${params}` : ''}`);
-    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-    events.push(...reply.body.data);
-    expect(typeof reply.body.pagination.nextCursor).toBe('string');
-    next = reply.body.pagination.nextCursor;
-    if (!reply.body.pagination.hasMore) return { events, cursor: next as string };
-  }
-}
-
-/** The events `write` appends: the feed read on from its end before the write. */
-async function eventsOf(store: TestStore, write: () => Promise<unknown>): Promise<FeedEvent[]> {
-  const { cursor } = await readOn(store);
-  await write();
-  return (await readOn(store, '', cursor)).events;
-}
-
-async function body(store: TestStore, method: string, url: string, payload?: unknown) {
-  const reply = await t.call(store, method, url, payload);
-  if (reply.status >= 300) throw new Error(`${method} ${url}: ${reply.status} ${JSON.stringify(reply.body)}`);
-  return reply.body.data;
-}
+const { readOn, eventsOf, body } = feedOf(() => t);
 
 /** Asserts one write's event: its type, and data equal to what GET returns (or returned, for a delete). */
 async function expectEvent(store: TestStore, type: string, write: () => Promise<unknown>, expected: () => Promise<unknown>) {
@@ -232,7 +182,7 @@ describe('GET /events', () => {
   it('pages of `limit` follow each other without repeats or gaps', async () => {
     const store = await t.newStore();
     for (let i = 0; i < 7; i++) await body(store, 'POST', '/attribute-sets', { name: `S${i}` });
-    await settled();
+    await settled(t);
     const first = await t.call(store, 'GET', '/events?limit=3');
     expect(first.body.data).toHaveLength(3);
     expect(first.body.pagination).toMatchObject({ limit: 3, hasMore: true });

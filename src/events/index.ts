@@ -4,5 +4,13 @@ export { registerEventRoutes } from './events.routes.js';
 export { EventListEnvelope } from './events.schema.js';
 export type { EventTables } from './events.tables.js';
 export { eventPurge, purgeOldEvents } from './purge.js';
-export { type AppendListener, appendEvents, noteChange, onEventsAppended } from './record.js';
-export { EVENT_TYPES, type EventType, isEventType, type NewEvent } from './types.js';
+export {
+  type AppendListener,
+  appendEvents,
+  loadRecordsWith,
+  noteChange,
+  noteUpdated,
+  onEventsAppended,
+  type RecordLoader,
+} from './record.js';
+export { EVENT_TYPES, type EventType, isEventType, type NewEvent, type RecordKind } from './types.js';

@@ -1,7 +1,7 @@
 import type { Tx } from '../db/index.js';
 import { AppError } from '../errors.js';
 import { insertEvents } from './events.sql.js';
-import type { EventType, NewEvent } from './types.js';
+import type { EventType, NewEvent, RecordKind } from './types.js';
 
 /** A derived change: another record whose representation the write changed, read as GET returns it at the end. */
 interface Noted {
@@ -28,6 +28,31 @@ export function noteChange(trx: Tx, type: EventType, id: string, load: () => Pro
   }
   const key = keyOf(type, id);
   if (!noted.has(key)) noted.set(key, { type, load });
+}
+
+/** Reads a record of one kind as GET returns it (404 AppError when it is gone). */
+export type RecordLoader = (trx: Tx, storeId: string, id: string) => Promise<object>;
+
+// Set by each resource at start, so a folder may note a change to a record of a folder it must not import
+// (collections changing products' memberships).
+const loaders = new Map<RecordKind, RecordLoader>();
+
+/** Registers how the feed reads a record of `kind` (the same function for every app of the process). */
+export function loadRecordsWith(kind: RecordKind, loader: RecordLoader): void {
+  loaders.set(kind, loader);
+}
+
+/** `noteChange` with the loader the record's resource registered: `*.updated` of each of `ids`. */
+export function noteUpdated(trx: Tx, storeId: string, kind: RecordKind, ids: Iterable<string>): void {
+  for (const id of ids) noteChange(trx, `${kind}.updated`, id, () => loaderOf(kind)(trx, storeId, id));
+}
+
+// Looked up when the events are appended, not when noted: a script calling services outside the write
+// door (bench seeds) appends nothing and needs no routes registered.
+function loaderOf(kind: RecordKind): RecordLoader {
+  const loader = loaders.get(kind);
+  if (!loader) throw new Error(`no record loader registered for ${kind}`);
+  return loader;
 }
 
 /**

@@ -1,6 +1,6 @@
 /** What other folders may use of orders (the bench seeds and explains through these). */
 export { registerOrderRoutes } from './orders.routes.js';
 export type { OrderListQuery } from './orders.schema.js';
-export { getOrder, listOrders } from './orders.service.js';
-export { completeAddress, completeCartItem, detachCustomerOrders } from './orders.sql.js';
+export { detachCustomerOrders, getOrder, listOrders } from './orders.service.js';
+export { completeAddress, completeCartItem } from './orders.sql.js';
 export type { OrderTables } from './orders.tables.js';

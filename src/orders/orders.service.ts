@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Db, Tx } from '../db/index.js';
 import { withTx } from '../db/index.js';
 import { type ErrorDetail, notFound, validationError } from '../errors.js';
+import { noteChange } from '../events/index.js';
 import { returnStock } from '../products/index.js';
 import {
   countedTotal,
@@ -28,6 +29,7 @@ import {
   lockUnrestockedMoves,
   selectOrders,
   toOrderOutput,
+  unsetOrdersCustomer,
   updateOrderRow,
 } from './orders.sql.js';
 import type { OrderTable } from './orders.tables.js';
@@ -131,6 +133,16 @@ async function restock(trx: Tx, storeId: string, id: string, now: Date): Promise
   if (!moves) return false;
   await returnStock(trx, storeId, moves, now);
   return true;
+}
+
+/**
+ * Before a customer's delete: its orders lose their userId (their updatedAt moves) and, as their
+ * representation changed, each gets its `order.updated` event with the customer's delete.
+ */
+export async function detachCustomerOrders(trx: Tx, storeId: string, customerId: string): Promise<void> {
+  for (const id of await unsetOrdersCustomer(trx, storeId, customerId)) {
+    noteChange(trx, 'order.updated', id, () => getOrder(trx, storeId, id));
+  }
 }
 
 /** Deletes the order (to undo a failed migration); stock is not put back: cancel with restock first for that. */

@@ -163,11 +163,13 @@ export async function lockUnrestockedMoves(db: Db, storeId: string, id: string):
  * A deleted customer's orders stay, without the customer: userId becomes null and, as their
  * representation changed, updatedAt moves (the foreign key's SET NULL would not move it).
  */
-export async function detachCustomerOrders(db: Db, storeId: string, customerId: string): Promise<void> {
-  await db
+export async function unsetOrdersCustomer(db: Db, storeId: string, customerId: string): Promise<string[]> {
+  const rows = await db
     .updateTable('orders')
     .set({ user_id: null, updated_at: new Date() })
     .where('store_id', '=', storeId)
     .where('user_id', '=', customerId)
+    .returning('id')
     .execute();
+  return rows.map((row) => row.id);
 }

@@ -1,5 +1,5 @@
-import { findListedOptionValues, upsertAttributesByName, upsertAttributeValues } from '../attributes/index.js';
-import type { Db } from '../db/index.js';
+import { optionValueIds } from '../attributes/index.js';
+import type { Tx } from '../db/index.js';
 import type { Combination, ProductOption } from './options.js';
 import { deleteVariantValueLinks, insertVariantValueLinks } from './variants.sql.js';
 
@@ -8,31 +8,9 @@ import { deleteVariantValueLinks, insertVariantValueLinks } from './variants.sql
  * links of each variant to the AttributeValues of its combination.
  */
 
-/**
- * Per option (in order): value -> AttributeValue id. Values already listed are only read (one
- * statement, the usual case); otherwise the values are upserted onto the option's attribute.
- */
-async function optionValueIds(db: Db, storeId: string, options: ProductOption[]): Promise<Map<string, string>[]> {
-  return (await findListedOptionValues(db, storeId, options)) ?? upsertOptionValues(db, storeId, options);
-}
-
-async function upsertOptionValues(db: Db, storeId: string, options: ProductOption[]): Promise<Map<string, string>[]> {
-  const attributeIds = await upsertAttributesByName(
-    db,
-    storeId,
-    options.map((option) => option.name),
-  );
-  const result: Map<string, string>[] = [];
-  for (const [index, option] of options.entries()) {
-    const ids = await upsertAttributeValues(db, storeId, attributeIds[index], option.values, 'append');
-    result.push(new Map(option.values.map((value, j) => [value, ids[j]])));
-  }
-  return result;
-}
-
 /** Replaces the attribute combinations of a product's variants with those of `variants` (a new product has none to remove). */
 export async function linkVariantValues(
-  db: Db,
+  db: Tx,
   storeId: string,
   productId: string,
   variants: { id: string; attributes: Combination }[],

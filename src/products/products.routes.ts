@@ -1,6 +1,6 @@
 import { productsInCollection } from '../collections/index.js';
 import { forbidden } from '../errors.js';
-import type { EventType } from '../events/index.js';
+import { type EventType, loadRecordsWith } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
 import { DeletedEnvelope, hasScope, IdParams, ok, okList } from '../shared/index.js';
@@ -25,6 +25,8 @@ const read = { scope: 'products:read' };
 const write = (event: EventType) => ({ scope: 'products:write', event });
 
 export async function registerProductRoutes(app: App, ctx: AppContext): Promise<void> {
+  // derived changes of other folders (a collection's members) read products through the feed
+  loadRecordsWith('product', getProduct);
   registerListRoutes(app, ctx);
   registerItemRoutes(app, ctx);
   registerVariantRoutes(app, ctx);

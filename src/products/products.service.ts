@@ -115,7 +115,11 @@ export async function updateProduct(db: Tx, storeId: string, id: string, input: 
 
 /** Variants, their attribute combinations and collection memberships go with it (foreign-key cascades). */
 export async function deleteProduct(db: Db, storeId: string, id: string): Promise<{ id: string }> {
-  return withTx(db, (trx) => deleteRecord(trx, 'products', storeId, id, missing));
+  return withTx(db, async (trx) => {
+    // its collections lose it from their selectedProducts: their updatedAt and events (the cascade would not say)
+    if (isId(id)) await setProductCollections(trx, storeId, id, []);
+    return deleteRecord(trx, 'products', storeId, id, missing);
+  });
 }
 
 /** Filters of the list that only narrow it: `?collection=` naming no collection of the store is an empty page. */

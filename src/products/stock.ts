@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../db/index.js';
+import { noteProductsChanged } from './derived.js';
 import { addStock, findVariantsBySku, lockVariantsById, type StockRow } from './stock.sql.js';
 
 /** One line of a checkout: a variant named by its product and SKU, and a quantity. */
@@ -73,7 +74,14 @@ export async function takeStock(trx: Tx, storeId: string, moves: StockMove[], at
   const [ids, deltas] = columnsOf(moves, -1);
   if (moves.length > 1) await lockVariantsById(trx, storeId, ids);
   const changed = new Set(await addStock(trx, storeId, ids, deltas, at));
-  if (changed.size === moves.length) return null;
+  if (changed.size === moves.length) {
+    noteProductsChanged(
+      trx,
+      storeId,
+      moves.map((move) => move.productId),
+    );
+    return null;
+  }
   const failed = ids.filter((id) => !changed.has(id));
   const rows = await lockVariantsById(trx, storeId, failed);
   const found = new Set(rows.map((row) => row.id));
@@ -85,4 +93,10 @@ export async function returnStock(trx: Tx, storeId: string, moves: StockMove[], 
   const [ids, deltas] = columnsOf(moves, 1);
   if (moves.length > 1) await lockVariantsById(trx, storeId, ids);
   await addStock(trx, storeId, ids, deltas, at);
+  // A product deleted since the checkout has no event: its loader finds nothing and the feed skips it.
+  noteProductsChanged(
+    trx,
+    storeId,
+    moves.map((move) => move.productId),
+  );
 }
