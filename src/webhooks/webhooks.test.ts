@@ -5,6 +5,8 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { engine, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { apiKey } from '../../test/support/collections.fixtures.js';
+import { withTx } from '../db/index.js';
+import { createDeliveries } from './webhooks.service.js';
 import { startDeliveryWorker } from './worker.js';
 import { claimDue } from './worker.sql.js';
 
@@ -287,8 +289,22 @@ describe('a process killed mid-attempt', () => {
     const hook = await receiver();
     const store = await quiet.newStore();
     const created = await quiet.call(store, 'POST', '/webhooks', { url: hook.url, events: ['*'] });
+    const webhookId: string = created.body.data.id;
+    // On PostgreSQL other apps' workers on the same database hear the delivery's NOTIFY and would claim it
+    // first: the event is made while the webhook is off, then its delivery is created and claimed in one
+    // transaction, so no other worker ever sees it unclaimed.
+    await quiet.call(store, 'PATCH', `/webhooks/${webhookId}`, { enabled: false });
     await quiet.call(store, 'POST', '/products', { title: 'Tee' });
-    const claimed = (await claimDue(quiet.database.db, 10, 0.5)).filter((row) => row.store_id === store.id);
+    const claimed = await withTx(quiet.database.db, async (trx) => {
+      await sql`UPDATE webhooks SET enabled = true WHERE store_id = ${store.id} AND id = ${webhookId}`.execute(trx);
+      const events = await sql<{ id: string }>`SELECT id FROM events WHERE store_id = ${store.id}`.execute(trx);
+      await createDeliveries(
+        trx,
+        store.id,
+        events.rows.map((row) => row.id),
+      );
+      return (await claimDue(trx, 10, 0.5)).filter((row) => row.store_id === store.id);
+    });
     expect(claimed.map((row) => row.attempts)).toEqual([1]);
     const claimedAt = Date.now();
     // Another process's worker (on PostgreSQL the main app's is one too) takes it over once the lease ends.
@@ -298,7 +314,7 @@ describe('a process killed mid-attempt', () => {
       config: quiet.config,
       log: { warn: () => {}, debug: () => {} },
     });
-    const list = () => quiet.call(store, 'GET', `/webhooks/${created.body.data.id}/deliveries`).then((reply) => reply.body.data);
+    const list = () => quiet.call(store, 'GET', `/webhooks/${webhookId}/deliveries`).then((reply) => reply.body.data);
     const [delivery] = await until(list, (rows) => rows[0]?.status === 'succeeded');
     expect(Date.now() - claimedAt).toBeGreaterThanOrEqual(400);
     expect(delivery).toMatchObject({ status: 'succeeded', attempts: 2 });
