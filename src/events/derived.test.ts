@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
-import { feedOf } from './feed.testing.js';
+import { feedOf } from '../../test/support/feed.fixtures.js';
 
 /**
  * Derived changes (docs/events.md): a write that changes another record's representation moves that

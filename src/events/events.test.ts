@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { type FeedEvent, feedOf, settled } from '../../test/support/feed.fixtures.js';
 import { withTx } from '../db/index.js';
-import { type FeedEvent, feedOf, settled } from './feed.testing.js';
 import { purgeOldEvents } from './purge.js';
 import { appendEvents } from './record.js';
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { expect } from 'vitest';
-import type { TestContext, TestStore } from '../../test/helpers.js';
+import type { TestContext, TestStore } from '../helpers.js';
 
 /** Reading the feed in tests (the feed's own tests and the derived changes'). */
 
