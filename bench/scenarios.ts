@@ -132,6 +132,29 @@ function read(name: string, label: string, urls: (ctx: ScenarioContext) => strin
   };
 }
 
+/** A write scenario POSTing a new body (and, when given, new extra headers) to /api/v1/<resource> per request. */
+function createEach(
+  name: string,
+  label: string,
+  resource: string,
+  body: (ctx: ScenarioContext) => unknown,
+  extraHeaders?: () => Record<string, string>,
+): Scenario {
+  return {
+    name,
+    label,
+    kind: 'write',
+    requests: (ctx) =>
+      sendEach(
+        ctx,
+        'POST',
+        () => `${API}/${resource}`,
+        () => body(ctx),
+        extraHeaders,
+      ),
+  };
+}
+
 export const SCENARIOS: Scenario[] = [
   read('get-product', 'get product by id', (ctx) => ctx.seed.products.map((p) => productPath(p.id))),
   read('list-products', 'list products p1', () => [`${API}/products`]),
@@ -162,56 +185,19 @@ export const SCENARIOS: Scenario[] = [
       );
     },
   },
-  {
-    name: 'create-product',
-    label: 'create product 2x3x3',
-    kind: 'write',
-    requests: (ctx) =>
-      sendEach(
-        ctx,
-        'POST',
-        () => `${API}/products`,
-        () => newProductBody(ctx.seed),
-      ),
-  },
-  {
-    name: 'create-order',
-    label: 'create order 3 items',
-    kind: 'write',
-    requests: (ctx) =>
-      sendEach(
-        ctx,
-        'POST',
-        () => `${API}/orders`,
-        () => newOrderBody(ctx.seed),
-      ),
-  },
-  {
-    // The same as create-order with a fresh Idempotency-Key on each request: the key's cost is the ratio of the two.
-    name: 'create-order-keyed',
-    label: 'create order 3 items, Idempotency-Key',
-    kind: 'write',
-    requests: (ctx) =>
-      sendEach(
-        ctx,
-        'POST',
-        () => `${API}/orders`,
-        () => newOrderBody(ctx.seed),
-        () => ({ 'idempotency-key': `bench-${randomUUID()}` }),
-      ),
-  },
-  {
-    name: 'checkout-hot-variant',
-    label: 'create order, decrement 1 hot variant',
-    kind: 'write',
-    requests: (ctx) =>
-      sendEach(
-        ctx,
-        'POST',
-        () => `${API}/orders`,
-        () => newCheckoutBody(ctx.seed),
-      ),
-  },
+  createEach('create-product', 'create product 2x3x3', 'products', (ctx) => newProductBody(ctx.seed)),
+  createEach('create-order', 'create order 3 items', 'orders', (ctx) => newOrderBody(ctx.seed)),
+  // The same as create-order with a fresh Idempotency-Key on each request: the key's cost is the ratio of the two.
+  createEach(
+    'create-order-keyed',
+    'create order 3 items, Idempotency-Key',
+    'orders',
+    (ctx) => newOrderBody(ctx.seed),
+    () => ({
+      'idempotency-key': `bench-${randomUUID()}`,
+    }),
+  ),
+  createEach('checkout-hot-variant', 'create order, decrement 1 hot variant', 'orders', (ctx) => newCheckoutBody(ctx.seed)),
   {
     name: 'auth',
     label: 'POST /auth',
