@@ -169,7 +169,12 @@ export async function measureWebhookDelivery(rig: Rig): Promise<WebhookDeliveryR
   const count = rig.options.smoke ? 100 : 2000;
   const receiver = await startReceiver();
   try {
-    const sample = JSON.stringify({ id: 'x', type: 'order.created', createdAt: new Date().toISOString(), data: newOrderBody(rig.context.seed) });
+    const sample = JSON.stringify({
+      id: 'x',
+      type: 'order.created',
+      createdAt: new Date().toISOString(),
+      data: newOrderBody(rig.context.seed),
+    });
     const ceiling = await receiverCeiling(receiver, rig, sample);
     const webhook = (await api(rig, 'POST', '/webhooks', { url: receiver.url, events: ['order.created'] })).data;
     receiver.hold();

@@ -29,14 +29,18 @@ afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
 });
 
+// A loaded machine (tsx compiles the sources at start) can take minutes to start a server.
 async function start(env: Record<string, string>): Promise<ServerProcess> {
-  const server = await startServerProcess({
-    STOREFRONT_WEBHOOK_ALLOW_PRIVATE: 'true',
-    STOREFRONT_WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
-    STOREFRONT_RATE_LIMIT: '0',
-    LOG_LEVEL: 'warn',
-    ...env,
-  });
+  const server = await startServerProcess(
+    {
+      STOREFRONT_WEBHOOK_ALLOW_PRIVATE: 'true',
+      STOREFRONT_WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+      STOREFRONT_RATE_LIMIT: '0',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    240_000,
+  );
   started.push(server);
   return server;
 }
@@ -183,14 +187,18 @@ describe('kill -9 with webhook deliveries pending', () => {
       return reply.body.data.accessToken as string;
     };
     await killMidBacklog({ STOREFRONT_DATA_DIR: dataDir, STOREFRONT_DEMO: 'true' }, login);
-  }, 240_000);
+  }, 900_000);
 
   const postgresUrl = process.env.TEST_DATABASE_URL;
-  it.skipIf(!postgresUrl)('PostgreSQL: every event reaches the receiver after a restart on the same database', async () => {
-    const own = await createOwnDatabase(postgresUrl as string, 'storefront_webhooks_kill');
-    cleanups.push(() => own.drop());
-    const jwtSecret = randomBytes(32).toString('hex');
-    const { token } = await seedStore(own.url, jwtSecret);
-    await killMidBacklog({ DATABASE_URL: own.url, STOREFRONT_JWT_SECRET: jwtSecret }, async () => token);
-  }, 240_000);
+  it.skipIf(!postgresUrl)(
+    'PostgreSQL: every event reaches the receiver after a restart on the same database',
+    async () => {
+      const own = await createOwnDatabase(postgresUrl as string, 'storefront_webhooks_kill');
+      cleanups.push(() => own.drop());
+      const jwtSecret = randomBytes(32).toString('hex');
+      const { token } = await seedStore(own.url, jwtSecret);
+      await killMidBacklog({ DATABASE_URL: own.url, STOREFRONT_JWT_SECRET: jwtSecret }, async () => token);
+    },
+    900_000,
+  );
 });

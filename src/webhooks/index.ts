@@ -3,10 +3,10 @@
 import type { Database } from '../db/index.js';
 import { onEventsAppended } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
-import { registerWebhookRoutes } from './webhooks.routes.js';
-import { createDeliveries } from './webhooks.service.js';
 import { startPurgeLoop } from '../shared/index.js';
 import { deliveryPurge } from './purge.js';
+import { registerWebhookRoutes } from './webhooks.routes.js';
+import { createDeliveries } from './webhooks.service.js';
 import { startDeliveryWorker } from './worker.js';
 
 export type { WebhookTables } from './webhooks.tables.js';

@@ -27,9 +27,9 @@ async function age(store: TestStore, id: string, status: string, daysAgo: number
 }
 
 const remaining = async (store: TestStore) =>
-  (
-    await sql<{ id: string }>`SELECT id FROM webhook_deliveries WHERE store_id = ${store.id} ORDER BY id`.execute(t.database.db)
-  ).rows.map((row) => row.id);
+  (await sql<{ id: string }>`SELECT id FROM webhook_deliveries WHERE store_id = ${store.id} ORDER BY id`.execute(t.database.db)).rows.map(
+    (row) => row.id,
+  );
 
 describe('retention of webhook deliveries', () => {
   it('purges finished deliveries older than the retention, keeps recent ones and every pending one', async () => {
