@@ -29,14 +29,14 @@ afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
 });
 
-// A loaded machine (tsx compiles the sources at start) can take minutes to start a server.
+// (The start waits for the `storefront listening` log line, at the default info level.) A loaded machine
+// (tsx compiles the sources at start) can take minutes to start a server.
 async function start(env: Record<string, string>): Promise<ServerProcess> {
   const server = await startServerProcess(
     {
       STOREFRONT_WEBHOOK_ALLOW_PRIVATE: 'true',
       STOREFRONT_WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
       STOREFRONT_RATE_LIMIT: '0',
-      LOG_LEVEL: 'warn',
       ...env,
     },
     240_000,
