@@ -52,6 +52,13 @@ describe('npm run bench -- --smoke', () => {
         expect(isNumber(value), `${s.name}: ${value}`).toBe(true);
       }
     }
+    // The event cost: the marked writes also ran with appending switched off, round for round.
+    for (const s of result.scenarios.filter((scenario) => SCENARIOS.find((known) => known.name === scenario.name)?.eventCost)) {
+      expect(s.withoutEvents?.rounds.length, s.name).toBe(1);
+      expect(isNumber(s.eventsRatio), s.name).toBe(true);
+    }
+    expect(result.webhooks).toMatchObject({ deliveries: expect.any(Number), duplicates: 0 });
+    expect(result.webhooks?.receivedPerSecond).toBeGreaterThan(0);
     expect(result.server.lifetimeRssPeakMb).toBeGreaterThan(0);
     expect(result.targets.map((t) => t.target)).toContain('event-loop p99 <= 20 ms (every scenario)');
   });

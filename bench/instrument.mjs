@@ -115,7 +115,7 @@ function createProfiler() {
 let nextId = 0;
 let workersListening = 0;
 if (cluster.isPrimary) cluster.on('listening', () => workersListening++);
-function askWorkers(type) {
+function askWorkers(type, extra = {}) {
   const workers = cluster.isPrimary ? Object.values(cluster.workers ?? {}).filter((worker) => worker?.isConnected()) : [];
   return Promise.all(
     workers.map(
@@ -130,7 +130,7 @@ function askWorkers(type) {
             resolve(result);
           }
           worker.on('message', onMessage);
-          worker.send({ type, id });
+          worker.send({ ...extra, type, id });
         }),
     ),
   ).then((results) => results.filter(Boolean));
@@ -161,6 +161,11 @@ if (process.send) {
     report: async () => combine(window.report(), await askWorkers('report')),
     'profile-start': () => profiler.start(),
     'profile-stop': (message) => profiler.stop(message.file),
+    // The baseline of the event-cost rounds: src/events/record.ts appends nothing while this is set.
+    'skip-events': (message) => {
+      globalThis[Symbol.for('storefront.bench.skipEvents')] = message.skip === true;
+      return askWorkers('skip-events', { skip: message.skip === true }).then(() => null);
+    },
   };
   process.on('message', async (message) => {
     const handler = handlers[message?.type];

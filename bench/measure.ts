@@ -56,6 +56,10 @@ export interface ScenarioResult {
   /** --payload-ceiling: the ceiling serving this scenario's own response bytes, and the ratio to it */
   payloadCeiling?: SideResult;
   payloadRatio?: number;
+  /** scenarios marked `eventCost`: the same rounds with event appending switched off in the server */
+  withoutEvents?: SideResult;
+  /** real req/s over withoutEvents req/s (1 = events cost nothing) */
+  eventsRatio?: number;
   ceilingRssPeakMb: number;
   /** worst round: the event-loop delay p99 and peak RSS of the server under test, ms and MB */
   eventLoopP99: number;
@@ -147,27 +151,43 @@ async function measurePayloadCeiling(rig: Rig, scenario: Scenario): Promise<Side
   return side(runs);
 }
 
+/** A round with the server's bench-only switch set: no event is appended (src/events/record.ts). */
+async function roundWithoutEvents(rig: Rig, scenario: string): Promise<Measured> {
+  await rig.server.peer.request('skip-events', { skip: true });
+  try {
+    return await measuredRound(rig, scenario, rig.server);
+  } finally {
+    await rig.server.peer.request('skip-events', { skip: false });
+  }
+}
+
 /**
- * Warm-up on the real server, then ceiling and real rounds alternately: C R C R C R.
+ * Warm-up on the real server, then ceiling and real rounds alternately: C R C R C R (C R B … for a scenario
+ * marked `eventCost`, B being the same requests with event appending off, so both meet the same phases).
  * `target` is the server under test, or the ceiling process itself for the floor scenarios.
  */
 export async function measureScenario(rig: Rig, scenario: Scenario, target: ServerChild = rig.server): Promise<ScenarioResult> {
   await drive(rig, scenario.name, target, rig.options.warmup);
   const ceilingRuns: Measured[] = [];
   const realRuns: Measured[] = [];
+  const baselineRuns: Measured[] = [];
+  const eventCost = scenario.eventCost === true && target === rig.server;
   const { profile } = await profiled(rig, scenario.name, target, async () => {
     for (let round = 0; round < rig.options.rounds; round++) {
       ceilingRuns.push(await measuredRound(rig, 'get-product', rig.ceiling));
       realRuns.push(await measuredRound(rig, scenario.name, target));
+      if (eventCost) baselineRuns.push(await roundWithoutEvents(rig, scenario.name));
     }
   });
   const real = side(realRuns);
+  const withoutEvents = eventCost ? side(baselineRuns) : undefined;
   const ceiling = side(ceilingRuns);
   const payloadCeiling = await measurePayloadCeiling(rig, scenario);
   const statusCodes: Record<string, number> = {};
-  for (const { round } of realRuns)
+  for (const { round } of [...realRuns, ...baselineRuns])
     for (const [code, n] of Object.entries(round.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
-  const sum = (key: 'non2xx' | 'errors' | 'timeouts') => realRuns.reduce((total, r) => total + r.round[key], 0);
+  const measured = [...realRuns, ...baselineRuns];
+  const sum = (key: 'non2xx' | 'errors' | 'timeouts') => measured.reduce((total, r) => total + r.round[key], 0);
   return {
     name: scenario.name,
     label: scenario.label,
@@ -176,6 +196,7 @@ export async function measureScenario(rig: Rig, scenario: Scenario, target: Serv
     ceiling,
     ratio: ceiling.rps > 0 ? real.rps / ceiling.rps : 0,
     ...(payloadCeiling ? { payloadCeiling, payloadRatio: payloadCeiling.rps > 0 ? real.rps / payloadCeiling.rps : 0 } : {}),
+    ...(withoutEvents ? { withoutEvents, eventsRatio: withoutEvents.rps > 0 ? real.rps / withoutEvents.rps : 0 } : {}),
     ceilingRssPeakMb: Math.max(...ceilingRuns.map((r) => r.window.rssPeakMb)),
     eventLoopP99: Math.max(...realRuns.map((r) => r.window.eventLoop.p99)),
     eventLoopMax: Math.max(...realRuns.map((r) => r.window.eventLoop.max)),

@@ -70,6 +70,10 @@ function serverEnv(target: BenchTarget, port: number, jwtSecret: string, extra: 
     STOREFRONT_RATE_LIMIT: '1000000',
     STOREFRONT_DEMO: 'false',
     LOG_LEVEL: 'warn',
+    // webhook-delivery (bench/webhooks.ts): its receiver is on 127.0.0.1, and it holds attempts while it
+    // builds a backlog, which must not time out meanwhile.
+    STOREFRONT_WEBHOOK_ALLOW_PRIVATE: 'true',
+    STOREFRONT_WEBHOOK_TIMEOUT_MS: '600000',
     ...extra,
   };
 }

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ScenarioResult } from './measure.js';
 import type { BenchOptions, Engine } from './options.js';
 import type { SeedInfo } from './seed/seed.js';
+import { formatWebhookDelivery, type WebhookDeliveryResult } from './webhooks.js';
 
 /** The results of one run: printed as a table, written as JSON, checked against the issue's targets. */
 
@@ -30,6 +31,8 @@ export interface BenchResult {
     end: Record<string, number>;
   };
   scenarios: ScenarioResult[];
+  /** webhook-delivery (bench/webhooks.ts) */
+  webhooks?: WebhookDeliveryResult;
   targets: TargetCheck[];
 }
 
@@ -173,6 +176,25 @@ export function formatPayloadCeilings(scenarios: ScenarioResult[]): string {
   return rows.length ? table(['scenario', 'req/s', 'own-bytes ceiling/s', 'ratio', 'KiB/response'], rows) : '';
 }
 
+/** Scenarios marked `eventCost`: throughput with events over the same rounds without (the baseline switch). */
+export function formatEventCost(scenarios: ScenarioResult[]): string {
+  const rows = scenarios
+    .filter((s) => s.withoutEvents)
+    .map((s) => [
+      s.label,
+      fixed(s.real.rps),
+      fixed(s.withoutEvents?.rps ?? 0),
+      fixed(s.eventsRatio ?? 0, 3),
+      `${fixed((1 - (s.eventsRatio ?? 0)) * 100)}%`,
+      fixed(s.real.dbCpuMsPerRequest, 2),
+      fixed(s.withoutEvents?.dbCpuMsPerRequest ?? 0, 2),
+      fixed(s.real.cpuMsPerRequest, 2),
+      fixed(s.withoutEvents?.cpuMsPerRequest ?? 0, 2),
+    ]);
+  const header = ['event cost', 'with req/s', 'without req/s', 'ratio', 'cost', 'db ms with', 'db ms w/o', 'srv ms with', 'srv ms w/o'];
+  return rows.length ? table(header, rows) : '';
+}
+
 export function formatTargets(checks: TargetCheck[]): string {
   return checks
     .map(
@@ -196,6 +218,8 @@ export function formatResult(result: BenchResult): string {
     formatScenarios(result.scenarios),
     formatWaits(result.scenarios),
     formatPayloadCeilings(result.scenarios),
+    formatEventCost(result.scenarios),
+    formatWebhookDelivery(result.webhooks),
     `server RSS: idle ${fixed(server.idleRssMb, 0)} MB, peak ${fixed(server.lifetimeRssPeakMb, 0)} MB (startup ${fixed(server.startupRssPeakMb, 0)} MB); ` +
       `idle ${JSON.stringify(server.idle)}, end ${JSON.stringify(server.end)}; the bare ceiling process peaks at ${fixed(Math.max(0, ...result.scenarios.map((s) => s.ceilingRssPeakMb)), 0)} MB`,
     ...(failing.length

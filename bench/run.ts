@@ -12,6 +12,7 @@ import { type BenchResult, checkTargets } from './report.js';
 import { FLOOR_SCENARIOS, SCENARIOS, type Scenario, type ScenarioContext, scenarioByName } from './scenarios.js';
 import { type SeedInfo, seed } from './seed/seed.js';
 import { createSampler } from './system.js';
+import { measureWebhookDelivery, WEBHOOK_SCENARIO } from './webhooks.js';
 
 /** One run: fresh database → seed → server, ceiling and load driver as children → every scenario → results. */
 
@@ -47,6 +48,7 @@ async function ceilingRoutes(server: ServerChild, context: ScenarioContext): Pro
 }
 
 function selectScenarios(names: string[]): Scenario[] {
+  names = names.filter((name) => name !== WEBHOOK_SCENARIO);
   if (names.length === 0) return SCENARIOS;
   const wanted = new Set(names.map((name) => scenarioByName(name).name));
   return SCENARIOS.filter((scenario) => wanted.has(scenario.name));
@@ -155,7 +157,14 @@ async function measureRun(
   started: Started,
 ): Promise<BenchResult> {
   const idle = await rig.server.peer.request<ServerWindow>('report');
-  const scenarios = await measureAll(rig, selectScenarios(scenarioNames)).finally(() => rig.sampler.close());
+  const onlyWebhooks = scenarioNames.length > 0 && scenarioNames.every((name) => name === WEBHOOK_SCENARIO);
+  const measureWebhooks = scenarioNames.length === 0 || scenarioNames.includes(WEBHOOK_SCENARIO);
+  const scenarios = await (onlyWebhooks ? Promise.resolve([]) : measureAll(rig, selectScenarios(scenarioNames))).finally(() =>
+    rig.sampler.close(),
+  );
+  // Last: its orders and deliveries must not change what the other scenarios measure.
+  if (measureWebhooks) say(`- ${WEBHOOK_SCENARIO}`);
+  const webhooks = measureWebhooks ? await measureWebhookDelivery(rig) : undefined;
   const final = await rig.server.peer.request<ServerWindow>('report');
   const server = {
     startupRssPeakMb: started.startup.rssPeakMb,
@@ -169,6 +178,7 @@ async function measureRun(
     seed: seedSummary(rig.context.seed),
     server,
     scenarios,
+    ...(webhooks ? { webhooks } : {}),
     targets: checkTargets(options.engine, scale, scenarios, server.lifetimeRssPeakMb),
   };
 }

@@ -28,6 +28,11 @@ export interface Scenario {
    * clients, not one.
    */
   manyClients?: boolean;
+  /**
+   * Also measure the same requests with event appending switched off in the server (a bench-only switch,
+   * src/events/record.ts), round for round: the cost of the event feed on this write.
+   */
+  eventCost?: boolean;
 }
 
 const API = '/api/v1';
@@ -78,7 +83,7 @@ function newProductBody(seed: SeedInfo) {
   return { ...productFixture(seed.nextFixture + created), options: PRODUCT_OPTIONS };
 }
 
-function newOrderBody(seed: SeedInfo) {
+export function newOrderBody(seed: SeedInfo) {
   const lines = [pick(seed.cartProducts), pick(seed.cartProducts), pick(seed.cartProducts)].map((p, k) => ({
     productId: p.productId,
     title: p.title,
@@ -185,8 +190,8 @@ export const SCENARIOS: Scenario[] = [
       );
     },
   },
-  createEach('create-product', 'create product 2x3x3', 'products', (ctx) => newProductBody(ctx.seed)),
-  createEach('create-order', 'create order 3 items', 'orders', (ctx) => newOrderBody(ctx.seed)),
+  { ...createEach('create-product', 'create product 2x3x3', 'products', (ctx) => newProductBody(ctx.seed)), eventCost: true },
+  { ...createEach('create-order', 'create order 3 items', 'orders', (ctx) => newOrderBody(ctx.seed)), eventCost: true },
   // The same as create-order with a fresh Idempotency-Key on each request: the key's cost is the ratio of the two.
   createEach(
     'create-order-keyed',

@@ -42,6 +42,8 @@ export interface Config {
   webhookTimeoutMs: number;
   /** this process runs a webhook delivery worker (every process may; they never send one attempt twice) */
   webhookWorker: boolean;
+  /** days a finished webhook delivery (succeeded or failed) is kept after its last attempt, then purged */
+  webhookDeliveryRetentionDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -178,5 +180,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: readBoolean(env, 'STOREFRONT_WEBHOOK_ALLOW_PRIVATE', false),
     webhookTimeoutMs: readInt(env, 'STOREFRONT_WEBHOOK_TIMEOUT_MS', 10_000, 100, 10 * MINUTE),
     webhookWorker: readBoolean(env, 'STOREFRONT_WEBHOOK_WORKER', true),
+    webhookDeliveryRetentionDays: readInt(env, 'STOREFRONT_WEBHOOK_DELIVERY_RETENTION_DAYS', 30, 1, 3650),
   };
 }

@@ -36,7 +36,12 @@ describe('loadConfig', () => {
       webhookAllowPrivate: false,
       webhookTimeoutMs: 10_000,
       webhookWorker: true,
+      webhookDeliveryRetentionDays: 30,
     });
+    expect(loadConfig({ STOREFRONT_DATA_DIR: dir, STOREFRONT_WEBHOOK_DELIVERY_RETENTION_DAYS: '7' }).webhookDeliveryRetentionDays).toBe(7);
+    expect(() => loadConfig({ STOREFRONT_DATA_DIR: dir, STOREFRONT_WEBHOOK_DELIVERY_RETENTION_DAYS: '0' })).toThrow(
+      /STOREFRONT_WEBHOOK_DELIVERY_RETENTION_DAYS/,
+    );
   });
 
   it('generates the embedded JWT secret once and keeps it in the data dir (0600)', () => {

@@ -62,6 +62,7 @@ function loaderOf(kind: RecordKind): RecordLoader {
 export async function appendEvents(trx: Tx, storeId: string, own: NewEvent | null): Promise<void> {
   const noted = notedBy.get(trx);
   notedBy.delete(trx);
+  if (benchSkipsEvents()) return;
   const events = own ? [own] : [];
   const ownKey = own && 'id' in own.data ? keyOf(own.type, String(own.data.id)) : null;
   for (const [key, { type, load }] of noted ?? []) {
@@ -84,6 +85,12 @@ const appendListeners = new Set<AppendListener>();
 export function onEventsAppended(listener: AppendListener): void {
   appendListeners.add(listener);
 }
+
+// The benchmark's baseline for the cost of events (bench/instrument.mjs sets it over its IPC channel, between
+// rounds): no event, no derived load, no fan-out. Not configuration: nothing outside the bench process's
+// preload can set it, and it is read only here.
+const BENCH_SKIP_EVENTS = Symbol.for('storefront.bench.skipEvents');
+const benchSkipsEvents = () => (globalThis as Record<symbol, unknown>)[BENCH_SKIP_EVENTS] === true;
 
 async function loadUnlessGone(load: () => Promise<object>): Promise<object | null> {
   try {

@@ -102,3 +102,18 @@ export async function notifyWorkers(trx: Tx): Promise<void> {
 }
 
 export const WAKE_CHANNEL = 'storefront_webhook_deliveries';
+
+/**
+ * Deletes up to `batch` finished deliveries (succeeded, or failed for good) of any store whose last change
+ * is older than the retention; pending ones are never purged, however old. Rows another purger holds are skipped.
+ */
+export async function purgeFinishedBatch(db: Db, retentionDays: number, batch: number): Promise<number> {
+  const result = await sql`
+    DELETE FROM webhook_deliveries
+    WHERE (store_id, id) IN (
+      SELECT store_id, id FROM webhook_deliveries
+      WHERE status <> 'pending' AND updated_at < now() - make_interval(days => ${retentionDays})
+      ORDER BY updated_at LIMIT ${batch} FOR UPDATE SKIP LOCKED
+    )`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}

@@ -372,7 +372,7 @@ describe.runIf(engine === 'postgres')('two server processes on one PostgreSQL', 
       const rows = await until(
         () => deliveries(store, id),
         (all) => all.length === 40 && all.every((row) => row.status === 'succeeded'),
-        20_000,
+        90_000,
       );
       expect(rows.map((row) => row.status)).toEqual(Array(40).fill('succeeded'));
       expect(rows.every((row) => row.attempts === 2)).toBe(true);
@@ -384,5 +384,6 @@ describe.runIf(engine === 'postgres')('two server processes on one PostgreSQL', 
       await other.close();
       await second.close();
     }
-  });
+    // A loaded shared machine: the second app's start and the backlog can take a while.
+  }, 120_000);
 });

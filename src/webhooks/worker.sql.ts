@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db, Tx } from '../db/index.js';
+import type { Db } from '../db/index.js';
 
 /** A delivery claimed for one attempt, with where and how to send it. */
 export interface Claimed {
@@ -47,30 +47,47 @@ export interface Recorded {
 }
 
 /**
- * Writes an attempt's outcome, unless the delivery has moved on since the claim (its lease ran out and
- * another attempt was claimed, or it was retried by hand): that attempt's outcome is the one that counts.
+ * Writes the outcomes of finished attempts, in one statement whatever their number (the worker records
+ * what finished while its previous write ran). An outcome is written only if its delivery is still at that
+ * attempt (its lease ran out and another attempt was claimed, or it was retried by hand: that attempt's
+ * outcome is the one that counts). For the webhooks of the written outcomes, a success ends the failing
+ * streak; only failures start one, and three days of it disable the webhook. Returns how many were written.
  */
-export async function recordAttempt(trx: Tx, claimed: Claimed, outcome: Recorded): Promise<boolean> {
-  const next = outcome.retryInSeconds === null ? sql`NULL` : sql`now() + make_interval(secs => ${outcome.retryInSeconds})`;
-  const result = await sql`
-    UPDATE webhook_deliveries SET status = ${outcome.status}, last_response_status = ${outcome.responseStatus},
-      last_response_body = ${outcome.responseBody}, last_error = ${outcome.error}, next_attempt_at = ${next}, updated_at = now()
-    WHERE store_id = ${claimed.store_id} AND id = ${claimed.id} AND attempts = ${claimed.attempts} AND status = 'pending'`.execute(trx);
-  return Number(result.numAffectedRows ?? 0n) > 0;
-}
-
-/** A success ends the webhook's failing streak; a failure starts one, and three days of it disable the webhook. */
-export async function recordHealth(trx: Tx, claimed: Claimed, succeeded: boolean, disableAfterDays: number): Promise<void> {
-  const where = sql`store_id = ${claimed.store_id} AND id = ${claimed.webhook_id}`;
-  if (succeeded) {
-    await sql`UPDATE webhooks SET failing_since = NULL WHERE ${where} AND failing_since IS NOT NULL`.execute(trx);
-    return;
-  }
-  await sql`
-    UPDATE webhooks SET failing_since = COALESCE(failing_since, now()),
-      enabled = enabled AND NOT COALESCE(failing_since < now() - make_interval(days => ${disableAfterDays}), false),
-      updated_at = CASE WHEN enabled AND failing_since < now() - make_interval(days => ${disableAfterDays}) THEN now() ELSE updated_at END
-    WHERE ${where}`.execute(trx);
+export async function recordAttempts(
+  db: Db,
+  outcomes: { claimed: Claimed; recorded: Recorded }[],
+  disableAfterDays: number,
+): Promise<number> {
+  const column = <T>(pick: (o: (typeof outcomes)[number]) => T) => outcomes.map(pick);
+  const stale = sql`w.failing_since < now() - make_interval(days => ${disableAfterDays})`;
+  const { rows } = await sql<{ written: string }>`
+    WITH outcome AS (
+      SELECT * FROM unnest(${column((o) => o.claimed.store_id)}::text[], ${column((o) => o.claimed.id)}::text[],
+        ${column((o) => o.claimed.attempts)}::int[], ${column((o) => o.recorded.status)}::text[],
+        ${column((o) => o.recorded.responseStatus)}::int[], ${column((o) => o.recorded.responseBody)}::text[],
+        ${column((o) => o.recorded.error)}::text[], ${column((o) => o.recorded.retryInSeconds)}::float8[])
+        AS v(store_id, id, attempts, status, response_status, response_body, error, retry_in)
+    ), written AS (
+      UPDATE webhook_deliveries d SET status = v.status, last_response_status = v.response_status,
+        last_response_body = v.response_body, last_error = v.error, updated_at = now(),
+        next_attempt_at = CASE WHEN v.retry_in IS NULL THEN NULL ELSE now() + make_interval(secs => v.retry_in) END
+      FROM outcome v
+      WHERE d.store_id = v.store_id AND d.id = v.id AND d.attempts = v.attempts AND d.status = 'pending'
+      RETURNING d.store_id, d.webhook_id, v.status = 'succeeded' AS ok
+    ), health AS (
+      SELECT store_id, webhook_id, bool_or(ok) AS ok FROM written GROUP BY store_id, webhook_id
+    ), healed AS (
+      UPDATE webhooks w SET failing_since = NULL FROM health h
+      WHERE h.ok AND w.store_id = h.store_id AND w.id = h.webhook_id AND w.failing_since IS NOT NULL
+    ), failing AS (
+      UPDATE webhooks w SET failing_since = COALESCE(w.failing_since, now()),
+        enabled = w.enabled AND NOT COALESCE(${stale}, false),
+        updated_at = CASE WHEN w.enabled AND ${stale} THEN now() ELSE w.updated_at END
+      FROM health h
+      WHERE NOT h.ok AND w.store_id = h.store_id AND w.id = h.webhook_id
+    )
+    SELECT count(*)::text AS written FROM written`.execute(db);
+  return Number(rows[0]?.written ?? 0);
 }
 
 /** When the earliest pending delivery is due (null: none), so the worker sleeps just that long. */
