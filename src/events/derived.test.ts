@@ -53,7 +53,10 @@ async function expectListedSince(store: TestStore, url: string, since: string) {
   const list = url.replace(/\/[0-9a-f]{24}$/, '');
   if (list === '/addresses') return;
   const listed = await body(store, 'GET', `${list}?updatedSince=${since}&sort=-updatedAt&limit=250`);
-  expect(listed.map((record: { id: string }) => record.id), `${list} updatedSince`).toContain(url.slice(list.length + 1));
+  expect(
+    listed.map((record: { id: string }) => record.id),
+    `${list} updatedSince`,
+  ).toContain(url.slice(list.length + 1));
 }
 
 async function productWithStock(store: TestStore, title: string) {

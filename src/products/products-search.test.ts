@@ -166,7 +166,8 @@ describe('search and smart collections when the matches are the oldest products'
       ['search p2', (db) => listProducts(db, store.id, query(2, 'needle'))],
       [
         'smart p2',
-        async (db) => listProducts(db, store.id, query(2), { condition: await productsInCollection(db, store.id, smartId), collectionId: smartId }),
+        async (db) =>
+          listProducts(db, store.id, query(2), { condition: await productsInCollection(db, store.id, smartId), collectionId: smartId }),
       ],
     ];
     for (const walkSortIndex of [false, true]) {

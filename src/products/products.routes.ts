@@ -13,9 +13,9 @@ import {
   ProductListQuery,
   UpdateProductBody,
   UpdateVariantBody,
+  VariantEnvelope,
   VariantListEnvelope,
   VariantListQuery,
-  VariantEnvelope,
   VariantParams,
 } from './products.schema.js';
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from './products.service.js';
@@ -104,7 +104,13 @@ function registerVariantRoutes(app: App, ctx: AppContext): void {
     '/products/:id/variants',
     {
       config: read,
-      schema: { tags, summary: "A product's variants", params: IdParams, querystring: VariantListQuery, response: { 200: VariantListEnvelope } },
+      schema: {
+        tags,
+        summary: "A product's variants",
+        params: IdParams,
+        querystring: VariantListQuery,
+        response: { 200: VariantListEnvelope },
+      },
     },
     async (request) => {
       const { data, pagination } = await listVariants(db, request.auth.storeId, request.params.id, request.query);

@@ -89,7 +89,9 @@ export const Pagination = Type.Object({
   limit: Type.Integer(),
   total: Type.Integer({ description: 'exact, in page and cursor mode alike' }),
   totalPages: Type.Integer(),
-  nextCursor: Nullable(Type.String({ description: 'pass as cursor (same path, sort, filters, limit) for the next page; null on the last page' })),
+  nextCursor: Nullable(
+    Type.String({ description: 'pass as cursor (same path, sort, filters, limit) for the next page; null on the last page' }),
+  ),
 });
 export type Pagination = Static<typeof Pagination>;
 

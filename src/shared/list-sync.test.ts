@@ -156,7 +156,7 @@ async function pageWalk(store: TestStore, path: string, query: string, limit: nu
 }
 
 /** Follows nextCursor from the first page to the end; every page's total is the list's. */
-export async function cursorWalk(store: TestStore, path: string, query: string, limit: number, between?: () => Promise<void>) {
+async function cursorWalk(store: TestStore, path: string, query: string, limit: number, between?: () => Promise<void>) {
   const walked: string[] = [];
   let cursor: string | null = null;
   const totals = new Set<number>();
@@ -237,7 +237,11 @@ describe.each(CASES)('$name: updatedSince, updatedAt sorts and cursors (CONTRACT
       expect(error.details, url).toEqual([{ field: 'cursor', in: 'query', message: expect.any(String) }]);
     }
     for (const page of [1, 2]) {
-      const error = expectError(await t.call(store, 'GET', `${path}?sort=-createdAt&limit=2&page=${page}&cursor=${cursor}`), 400, 'VALIDATION_ERROR');
+      const error = expectError(
+        await t.call(store, 'GET', `${path}?sort=-createdAt&limit=2&page=${page}&cursor=${cursor}`),
+        400,
+        'VALIDATION_ERROR',
+      );
       expect(error.details.map((detail) => detail.field)).toEqual(['page']);
     }
   });

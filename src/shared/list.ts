@@ -33,7 +33,11 @@ function withDescending(sorts: readonly string[]): string[] {
  * `updatedAt` on every list), updatedSince, cursor, extra filters. `defaultSort` is `-createdAt` but where
  * a list has an order of its own (a product's variants, by position).
  */
-export function ListQuery<T extends TProperties = Record<never, never>>(sortKeys: SortKeys, filters: T = {} as T, defaultSort = '-createdAt') {
+export function ListQuery<T extends TProperties = Record<never, never>>(
+  sortKeys: SortKeys,
+  filters: T = {} as T,
+  defaultSort = '-createdAt',
+) {
   if (!sortKeys.includes('createdAt')) throw new Error('a list must offer the createdAt sort (the default)');
   return Type.Object({
     // no schema default: a page given with a cursor must be seen to be refused
@@ -42,7 +46,10 @@ export function ListQuery<T extends TProperties = Record<never, never>>(sortKeys
     search: Type.Optional(Type.String({ maxLength: 200 })),
     sort: StringEnum(withDescending([...sortKeys, 'updatedAt']), { default: defaultSort }),
     updatedSince: Type.Optional(
-      Type.String({ format: 'date-time', description: 'only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z)' }),
+      Type.String({
+        format: 'date-time',
+        description: 'only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z)',
+      }),
     ),
     cursor: Type.Optional(
       Type.String({
@@ -167,7 +174,8 @@ function walkOf(params: ListParams, spec: ListSpec, scope: ListScope): Walk {
 type KeyedRow<O> = O & { list_key: string | null };
 
 // PostgreSQL's "data exception" class: a forged cursor value that is no value of the sort's type.
-const isDataException = (error: unknown) => typeof (error as { code?: unknown })?.code === 'string' && (error as { code: string }).code.startsWith('22');
+const isDataException = (error: unknown) =>
+  typeof (error as { code?: unknown })?.code === 'string' && (error as { code: string }).code.startsWith('22');
 
 /**
  * Runs a list: `base` is already scoped to the store and its exact filters. Returns the page of rows and
@@ -215,7 +223,10 @@ function pageOf<O>(rows: KeyedRow<O>[], params: ListParams, walk: Walk, total: n
   const page = rows.slice(0, params.limit);
   const last = page.at(-1);
   const nextCursor = more && last ? encodeCursor({ key: last.list_key, id: idOf(last) }, walk.binding) : null;
-  return { rows: page.map(({ list_key, list_id, ...row }: KeyedRow<O> & { list_id?: string }) => row as unknown as O), pagination: paginationOf(params, total, nextCursor) };
+  return {
+    rows: page.map(({ list_key, list_id, ...row }: KeyedRow<O> & { list_id?: string }) => row as unknown as O),
+    pagination: paginationOf(params, total, nextCursor),
+  };
 }
 
 const idOf = (row: object) => String((row as { list_id: unknown }).list_id);
