@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Reply, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { statementsOf } from '../../test/support/statements.js';
 import { ilikeAny, type ListSpec, runList } from './list.js';
+import { encodeCursor } from './list-cursor.js';
 
 /**
  * Keyset cursors (list-cursor.ts) under concurrent writers, and what they cost: no OFFSET, the same
@@ -125,5 +126,23 @@ describe('the cost of a cursor page', () => {
         expect(plan).not.toContain('"Node Type":"Sort"');
       }
     }
+  });
+
+  it('answers a well-formed cursor holding a value of the wrong type as a bad cursor (400), not a 500', async () => {
+    const store = await t.newStore();
+    await product(store, 'Thing');
+    const db = t.database.db;
+    const binding = JSON.stringify([
+      '/things',
+      [],
+      [
+        ['limit', 2],
+        ['sort', '-updatedAt'],
+      ],
+    ]);
+    const forged = encodeCursor({ key: 'not a time', id: '0'.repeat(24) }, binding);
+    const base = db.selectFrom('products').select(['id']).where('store_id', '=', store.id);
+    const list = runList(base, { limit: 2, sort: '-updatedAt', cursor: forged }, spec, { db, storeId: store.id });
+    await expect(list).rejects.toMatchObject({ status: 400, details: [{ field: 'cursor', in: 'query' }] });
   });
 });
