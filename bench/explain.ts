@@ -34,7 +34,11 @@ function reads(info: SeedInfo): [string, (db: Db) => Promise<unknown>][] {
     [`search products "${info.searchTerm}" page 2`, (db) => listProducts(db, storeId, listQuery({ search: info.searchTerm, page: 2 }))],
     [
       'smart collection page 1',
-      async (db) => listProducts(db, storeId, listQuery({}), await productsInCollection(db, storeId, info.smartCollectionId)),
+      async (db) =>
+        listProducts(db, storeId, listQuery({}), {
+          condition: await productsInCollection(db, storeId, info.smartCollectionId),
+          collectionId: info.smartCollectionId,
+        }),
     ],
     ['get order', (db) => getOrder(db, storeId, info.orderIds[Math.floor(info.orderIds.length / 2)])],
     [

@@ -10,7 +10,8 @@ type Row = Omit<Selectable<AttributeSetTable>, 'store_id'>;
 export const COLUMNS = ['id', 'name', 'status', 'created_at', 'updated_at'] as const;
 
 export const listSpec: ListSpec<typeof ATTRIBUTE_SET_SORTS> = {
-  sorts: { createdAt: sql`created_at`, name: sql`(lower(name) COLLATE "C")` },
+  path: '/attribute-sets',
+  sorts: { createdAt: sql`created_at`, updatedAt: sql`updated_at`, name: sql`(lower(name) COLLATE "C")` },
   idColumn: sql`id`,
   search: ilikeAny(['name']),
 };

@@ -75,7 +75,7 @@ describe('attribute sets', () => {
     }
     const page = await t.call(store, 'GET', '/attribute-sets?limit=2&page=2&sort=name');
     expect(page.body.data.map((s: { name: string }) => s.name)).toEqual(['delta', 'gamma%2']);
-    expect(page.body.pagination).toEqual({ page: 2, limit: 2, total: 5, totalPages: 3 });
+    expect(page.body.pagination).toEqual({ page: 2, limit: 2, total: 5, totalPages: 3, nextCursor: expect.any(String) });
     const desc = await t.call(store, 'GET', '/attribute-sets?sort=-name');
     expect(desc.body.data[0].name).toBe('gamma_1');
     const newest = await t.call(store, 'GET', '/attribute-sets');

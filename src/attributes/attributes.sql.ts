@@ -8,7 +8,8 @@ export const COLUMNS = ['id', 'name', 'attribute_set_id', 'created_at', 'updated
 export type AttributeRow = Pick<Selectable<AttributeTable>, (typeof COLUMNS)[number]>;
 
 export const listSpec: ListSpec<typeof ATTRIBUTE_SORTS> = {
-  sorts: { createdAt: sql`created_at`, name: sql`(lower(name) COLLATE "C")` },
+  path: '/attributes',
+  sorts: { createdAt: sql`created_at`, updatedAt: sql`updated_at`, name: sql`(lower(name) COLLATE "C")` },
   idColumn: sql`id`,
   search: ilikeAny(['name']),
 };

@@ -118,7 +118,7 @@ describe('attributes', () => {
     expect(search.body.data.map((a: { name: string }) => a.name)).toEqual(['Material']);
     const page = await t.call(store, 'GET', '/attributes?limit=1&page=3&sort=-createdAt');
     expect(page.body.data[0].name).toBe('Size');
-    expect(page.body.pagination).toEqual({ page: 3, limit: 1, total: 3, totalPages: 3 });
+    expect(page.body.pagination).toEqual({ page: 3, limit: 1, total: 3, totalPages: 3, nextCursor: null });
     expectError(await t.call(store, 'GET', '/attributes?expand=everything'), 400, 'VALIDATION_ERROR');
   });
 

@@ -19,10 +19,10 @@ describe('GET /collections', () => {
     expect(titles(await t.call(store, 'GET', '/collections?sort=-title'))[0]).toBe('gamma_1');
     const page = await t.call(store, 'GET', '/collections?limit=2&page=2&sort=title');
     expect(titles(page)).toEqual(['delta', 'gamma%2']);
-    expect(page.body.pagination).toEqual({ page: 2, limit: 2, total: 5, totalPages: 3 });
+    expect(page.body.pagination).toEqual({ page: 2, limit: 2, total: 5, totalPages: 3, nextCursor: expect.any(String) });
     const past = await t.call(store, 'GET', '/collections?page=9');
     expect(past.body.data).toEqual([]);
-    expect(past.body.pagination).toEqual({ page: 9, limit: 25, total: 5, totalPages: 1 });
+    expect(past.body.pagination).toEqual({ page: 9, limit: 25, total: 5, totalPages: 1, nextCursor: null });
   });
 
   it('breaks ties on id so pages never repeat or skip', async () => {
@@ -49,7 +49,7 @@ describe('GET /collections', () => {
     expect(titles(await t.call(store, 'GET', `/collections?search=${encodeURIComponent('%')}`))).toEqual(['50% off']);
     expect(titles(await t.call(store, 'GET', '/collections?search=e_c'))).toEqual(['snake_case']);
     const none = await t.call(store, 'GET', '/collections?search=nothing');
-    expect(none.body).toEqual({ success: true, data: [], pagination: { page: 1, limit: 25, total: 0, totalPages: 0 } });
+    expect(none.body).toEqual({ success: true, data: [], pagination: { page: 1, limit: 25, total: 0, totalPages: 0, nextCursor: null } });
   });
 
   it('rejects bad list parameters', async () => {

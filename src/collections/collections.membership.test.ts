@@ -143,7 +143,7 @@ describe('GET /collections/{id}/products', () => {
     const collection = await newCollection(t, store, { title: 'Members', selectedProducts: idsOf(products.slice(0, 3)) });
     const byPrice = await t.call(store, 'GET', `/collections/${collection.id}/products?sort=-price&limit=2`);
     expect(byPrice.body.data.map((p: { title: string }) => p.title)).toEqual(['Blue Tee', 'Green Mug']);
-    expect(byPrice.body.pagination).toEqual({ page: 1, limit: 2, total: 3, totalPages: 2 });
+    expect(byPrice.body.pagination).toEqual({ page: 1, limit: 2, total: 3, totalPages: 2, nextCursor: expect.any(String) });
     expect(byPrice.body.data[0].selectedCollection).toEqual([collection.id]);
     const searched = await t.call(store, 'GET', `/collections/${collection.id}/products?search=tee&sort=title`);
     expect(searched.body.data.map((p: { title: string }) => p.title)).toEqual(['Blue Tee', 'Red Tee']);
@@ -159,6 +159,6 @@ describe('GET /collections/{id}/products', () => {
     }
     const empty = await newCollection(t, store, { title: 'Empty' });
     const none = await t.call(store, 'GET', `/collections/${empty.id}/products`);
-    expect(none.body).toEqual({ success: true, data: [], pagination: { page: 1, limit: 25, total: 0, totalPages: 0 } });
+    expect(none.body).toEqual({ success: true, data: [], pagination: { page: 1, limit: 25, total: 0, totalPages: 0, nextCursor: null } });
   });
 });

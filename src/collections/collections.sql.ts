@@ -45,7 +45,8 @@ export interface CollectionRowWithLinks extends CollectionRow {
 }
 
 export const listSpec: ListSpec<typeof COLLECTION_SORTS> = {
-  sorts: { createdAt: sql`created_at`, title: sql`(lower(title) COLLATE "C")` },
+  path: '/collections',
+  sorts: { createdAt: sql`created_at`, updatedAt: sql`updated_at`, title: sql`(lower(title) COLLATE "C")` },
   idColumn: sql`id`,
   search: ilikeAny(['title', 'handle']),
 };

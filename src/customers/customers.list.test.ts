@@ -28,11 +28,11 @@ describe('customers: list', () => {
     await seed(store);
     const all = await t.call(store, 'GET', '/customers');
     expect(names(all)).toEqual(['dan%2', 'cat_1', 'bob', 'ann']);
-    expect(all.body.pagination).toEqual({ page: 1, limit: 25, total: 4, totalPages: 1 });
+    expect(all.body.pagination).toEqual({ page: 1, limit: 25, total: 4, totalPages: 1, nextCursor: null });
     expect(names(await t.call(store, 'GET', '/customers?sort=createdAt&limit=3'))).toEqual(['ann', 'bob', 'cat_1']);
     const page2 = await t.call(store, 'GET', '/customers?sort=-createdAt&limit=3&page=2');
     expect(names(page2)).toEqual(['ann']);
-    expect(page2.body.pagination).toEqual({ page: 2, limit: 3, total: 4, totalPages: 2 });
+    expect(page2.body.pagination).toEqual({ page: 2, limit: 3, total: 4, totalPages: 2, nextCursor: null });
     const past = await t.call(store, 'GET', '/customers?page=5');
     expect(past.body.data).toEqual([]);
     expect(past.body.pagination.total).toBe(4);
@@ -87,7 +87,7 @@ describe('customers: tenancy and scopes', () => {
     expect((await t.call(b, 'GET', '/customers')).body).toEqual({
       success: true,
       data: [],
-      pagination: { page: 1, limit: 25, total: 0, totalPages: 0 },
+      pagination: { page: 1, limit: 25, total: 0, totalPages: 0, nextCursor: null },
     });
     expect((await t.call(b, 'GET', '/customers?search=secret')).body.data).toEqual([]);
     expect((await t.call(a, 'GET', `/customers/${id}`)).body.data.firstName).toBeNull();

@@ -20,7 +20,8 @@ export const COLUMNS = [
 export type CustomerRow = Pick<Selectable<CustomerTable>, (typeof COLUMNS)[number]>;
 
 export const listSpec: ListSpec<typeof CUSTOMER_SORTS> = {
-  sorts: { createdAt: sql`created_at` },
+  path: '/customers',
+  sorts: { createdAt: sql`created_at`, updatedAt: sql`updated_at` },
   idColumn: sql`id`,
   search: ilikeAny(['user_name', 'email', 'first_name', 'last_name', 'phone_number', 'business_name']),
 };

@@ -28,6 +28,7 @@ interface Expected {
 async function expectDerived(store: TestStore, write: () => Promise<unknown>, own: string | null, derived: Expected[]) {
   const before = await Promise.all(derived.map((record) => body(store, 'GET', record.url)));
   await new Promise((resolve) => setTimeout(resolve, 5));
+  const since = new Date().toISOString();
   const events = await eventsOf(store, write);
   if (own) expect(events[0]?.type).toBe(own);
   const rest = own ? events.slice(1) : events;
@@ -39,8 +40,23 @@ async function expectDerived(store: TestStore, write: () => Promise<unknown>, ow
     const event = rest.find((e) => e.type === record.type && e.data.id === after.id);
     expect(event?.data, record.url).toEqual(after);
     if ('updatedAt' in after) expect(Date.parse(after.updatedAt), record.url).toBeGreaterThan(Date.parse(before[i].updatedAt));
+    await expectListedSince(store, record.url, since);
   }
   return events;
+}
+
+/**
+ * A sync job polling the record's list with `updatedSince` (CONTRACT §9.3) sees the derived change: the
+ * record is listed since the instant before the write (addresses have no list: a customer's is not paged).
+ */
+async function expectListedSince(store: TestStore, url: string, since: string) {
+  const list = url.replace(/\/[0-9a-f]{24}$/, '');
+  if (list === '/addresses') return;
+  const listed = await body(store, 'GET', `${list}?updatedSince=${since}&sort=-updatedAt&limit=250`);
+  expect(
+    listed.map((record: { id: string }) => record.id),
+    `${list} updatedSince`,
+  ).toContain(url.slice(list.length + 1));
 }
 
 async function productWithStock(store: TestStore, title: string) {

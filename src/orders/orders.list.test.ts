@@ -41,13 +41,13 @@ describe('orders: list', () => {
     await seed(store);
     const all = await t.call(store, 'GET', '/orders');
     expect(ids(all)).toEqual(['D%4', 'C_3', 'B-2', 'A-1']);
-    expect(all.body.pagination).toEqual({ page: 1, limit: 25, total: 4, totalPages: 1 });
+    expect(all.body.pagination).toEqual({ page: 1, limit: 25, total: 4, totalPages: 1, nextCursor: null });
     expect(ids(await t.call(store, 'GET', '/orders?sort=createdAt'))).toEqual(['A-1', 'B-2', 'C_3', 'D%4']);
     expect(ids(await t.call(store, 'GET', '/orders?sort=totalAmount'))).toEqual(['B-2', 'D%4', 'C_3', 'A-1']);
     expect(ids(await t.call(store, 'GET', '/orders?sort=-totalAmount'))).toEqual(['A-1', 'C_3', 'D%4', 'B-2']);
     const page = await t.call(store, 'GET', '/orders?sort=totalAmount&limit=1&page=2');
     expect(ids(page)).toEqual(['D%4']);
-    expect(page.body.pagination).toEqual({ page: 2, limit: 1, total: 4, totalPages: 4 });
+    expect(page.body.pagination).toEqual({ page: 2, limit: 1, total: 4, totalPages: 4, nextCursor: expect.any(String) });
     expect((await t.call(store, 'GET', '/orders?page=9')).body.data).toEqual([]);
   });
 
@@ -108,7 +108,7 @@ describe('orders: list', () => {
     expect((await t.call(b, 'GET', '/orders')).body).toEqual({
       success: true,
       data: [],
-      pagination: { page: 1, limit: 25, total: 0, totalPages: 0 },
+      pagination: { page: 1, limit: 25, total: 0, totalPages: 0, nextCursor: null },
     });
     expect((await t.call(b, 'GET', '/orders?search=zoe')).body.data).toEqual([]);
     expect((await t.call(b, 'GET', '/orders?status=fulfilled')).body.data).toEqual([]);

@@ -30,7 +30,8 @@ export const COLUMNS = [
 export type OrderRow = Pick<Selectable<OrderTable>, (typeof COLUMNS)[number]>;
 
 export const listSpec: ListSpec<typeof ORDER_SORTS> = {
-  sorts: { createdAt: sql`created_at`, totalAmount: sql`total_amount` },
+  path: '/orders',
+  sorts: { createdAt: sql`created_at`, updatedAt: sql`updated_at`, totalAmount: sql`total_amount` },
   idColumn: sql`id`,
   // The address names are generated columns of the jsonb addresses, each with a trigram index.
   search: ilikeAny([

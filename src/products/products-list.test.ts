@@ -31,7 +31,7 @@ describe('products: list', () => {
     await seed(store);
     const newest = await t.call(store, 'GET', '/products');
     expect(titles(newest)).toEqual(['elderberry', 'Date 50%', 'cherry_100', 'Apple', 'banana']);
-    expect(newest.body.pagination).toEqual({ page: 1, limit: 25, total: 5, totalPages: 1 });
+    expect(newest.body.pagination).toEqual({ page: 1, limit: 25, total: 5, totalPages: 1, nextCursor: null });
     expect(titles(await t.call(store, 'GET', '/products?sort=createdAt'))).toEqual([
       'banana',
       'Apple',
@@ -45,7 +45,7 @@ describe('products: list', () => {
     expect(byPrice.body.data.map((p: { price: number | null }) => p.price)).toEqual([1.5, 1.5, 3, 10, null]);
     const page = await t.call(store, 'GET', '/products?sort=title&limit=2&page=3');
     expect(titles(page)).toEqual(['elderberry']);
-    expect(page.body.pagination).toEqual({ page: 3, limit: 2, total: 5, totalPages: 3 });
+    expect(page.body.pagination).toEqual({ page: 3, limit: 2, total: 5, totalPages: 3, nextCursor: null });
     const past = await t.call(store, 'GET', '/products?page=7');
     expect(past.body.data).toEqual([]);
     expect(past.body.pagination.total).toBe(5);

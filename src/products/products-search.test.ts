@@ -164,7 +164,11 @@ describe('search and smart collections when the matches are the oldest products'
     const reads: [string, (db: Db) => Promise<unknown>][] = [
       ['search p1', (db) => listProducts(db, store.id, query(1, 'needle'))],
       ['search p2', (db) => listProducts(db, store.id, query(2, 'needle'))],
-      ['smart p2', async (db) => listProducts(db, store.id, query(2), await productsInCollection(db, store.id, smartId))],
+      [
+        'smart p2',
+        async (db) =>
+          listProducts(db, store.id, query(2), { condition: await productsInCollection(db, store.id, smartId), collectionId: smartId }),
+      ],
     ];
     for (const walkSortIndex of [false, true]) {
       await t.database.db.transaction().execute(async (trx) => {

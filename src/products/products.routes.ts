@@ -13,8 +13,9 @@ import {
   ProductListQuery,
   UpdateProductBody,
   UpdateVariantBody,
-  VariantArrayEnvelope,
   VariantEnvelope,
+  VariantListEnvelope,
+  VariantListQuery,
   VariantParams,
 } from './products.schema.js';
 import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from './products.service.js';
@@ -101,8 +102,20 @@ function registerVariantRoutes(app: App, ctx: AppContext): void {
   const { db } = ctx;
   app.get(
     '/products/:id/variants',
-    { config: read, schema: { tags, summary: "A product's variants", params: IdParams, response: { 200: VariantArrayEnvelope } } },
-    async (request) => ok(await listVariants(db, request.auth.storeId, request.params.id)),
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: "A product's variants",
+        params: IdParams,
+        querystring: VariantListQuery,
+        response: { 200: VariantListEnvelope },
+      },
+    },
+    async (request) => {
+      const { data, pagination } = await listVariants(db, request.auth.storeId, request.params.id, request.query);
+      return okList(data, pagination);
+    },
   );
   app.patch(
     '/products/:id/variants/:variantId',
@@ -152,8 +165,9 @@ function registerCollectionMemberRoute(app: App, { db }: AppContext): void {
       const { storeId } = request.auth;
       const condition = await productsInCollection(db, storeId, request.params.id);
       // Only the declared parameters: other query keys (GET /products' filters) are not offered here.
-      const { page, limit, sort, search } = request.query;
-      const { data, pagination } = await listProducts(db, storeId, { page, limit, sort, search }, condition);
+      const { page, limit, sort, search, updatedSince, cursor } = request.query;
+      const query = { page, limit, sort, search, updatedSince, cursor };
+      const { data, pagination } = await listProducts(db, storeId, query, { condition, collectionId: request.params.id });
       return okList(data, pagination);
     },
   );

@@ -156,7 +156,12 @@ export type ProductListQuery = Static<typeof ProductListQuery>;
 export const CollectionProductsQuery = ListQuery(PRODUCT_SORTS, {});
 export type CollectionProductsQuery = Static<typeof CollectionProductsQuery>;
 
+/** GET /products/{id}/variants: a list like any other; by default in the order the options generate them. */
+export const VARIANT_SORTS = ['createdAt', 'position'] as const;
+export const VariantListQuery = ListQuery(VARIANT_SORTS, {}, 'position');
+export type VariantListQuery = Static<typeof VariantListQuery>;
+
 export const ProductEnvelope = Envelope(Product);
 export const ProductListEnvelope = ListEnvelope(Product);
 export const VariantEnvelope = Envelope(Variant);
-export const VariantArrayEnvelope = Envelope(Type.Array(Variant));
+export const VariantListEnvelope = ListEnvelope(Variant);

@@ -133,16 +133,19 @@ async function collectionCondition(db: Db, storeId: string, collectionId: string
   }
 }
 
-/**
- * The product list (also GET /collections/{id}/products, which passes its membership condition as
- * `extraCondition`, a condition over the unaliased `products` table).
- */
-export async function listProducts(db: Db, storeId: string, query: ProductListQuery, extraCondition?: Expression<SqlBool>) {
+/** A collection's members as a condition over the unaliased `products` table (GET /collections/{id}/products). */
+export interface Membership {
+  condition: Expression<SqlBool>;
+  collectionId: string;
+}
+
+/** The product list (also GET /collections/{id}/products, which passes its `membership`). */
+export async function listProducts(db: Db, storeId: string, query: ProductListQuery, membership?: Membership) {
   let base = selectProductsWithRelations(db, storeId);
   if (query.handle !== undefined) base = base.where('products.handle', '=', query.handle);
   if (query.status !== undefined) base = base.where('products.status', '=', query.status);
   // Membership (manual or smart) narrows the list without an index in sort order: runList lists it like a search.
-  const narrowing = extraCondition ? [extraCondition] : [];
+  const narrowing = membership ? [membership.condition] : [];
   if (query.collection !== undefined) {
     const condition = await collectionCondition(db, storeId, query.collection);
     if (!condition) return { data: [], pagination: paginationOf(query, 0) };
@@ -152,6 +155,7 @@ export async function listProducts(db: Db, storeId: string, query: ProductListQu
   // Only the status filter is a counter key; a handle or a narrowing condition (membership) counts.
   const total =
     query.handle === undefined && !narrow ? () => countedTotal(db, storeId, { list: 'products', status: query.status }) : undefined;
-  const { rows, pagination } = await runList(base, query, productListSpec, { db, storeId, narrow, total });
+  const within = membership ? [membership.collectionId] : undefined;
+  const { rows, pagination } = await runList(base, query, productListSpec, { db, storeId, narrow, total, within });
   return { data: toProductOutputs(rows), pagination };
 }

@@ -58,11 +58,14 @@ export const DEFAULT_RETURN_CONFIG: ReturnConfig = {
 };
 
 export const productListSpec: ListSpec<typeof PRODUCT_SORTS> = {
+  path: '/products',
   sorts: {
     createdAt: sql`products.created_at`,
+    updatedAt: sql`products.updated_at`,
     price: sql`products.price`,
     title: sql`(lower(products.title) COLLATE "C")`,
   },
+  nullable: ['price'],
   idColumn: sql`products.id`,
   // One trigram-indexed scan per source (title/handle on products, SKUs on variants), each scoped to
   // the store inside its (store_id, column) index: an OR with a correlated EXISTS defeated the indexes,

@@ -1,9 +1,9 @@
 import type { Db, Tx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
-import { isId, suppliedColumns } from '../shared/index.js';
+import { isId, runList, suppliedColumns } from '../shared/index.js';
 import { linkVariantValues } from './option-attributes.js';
 import { type Combination, type ProductOption, planVariants, skuOf } from './options.js';
-import type { UpdateVariantInput, Variant } from './products.schema.js';
+import type { UpdateVariantInput, Variant, VariantListQuery } from './products.schema.js';
 import { productExists, touchProduct, toVariantOutput, type VariantRow } from './products.sql.js';
 import { applyEntries, changed, type Entries, type VariantValues } from './variant-entries.js';
 import {
@@ -12,9 +12,11 @@ import {
   lockVariant,
   moveVariants,
   selectCombinations,
+  selectProductVariants,
   selectVariantsOf,
   updateVariantRow,
   updateVariantValues,
+  variantListSpec,
 } from './variants.sql.js';
 
 const text = (value: number | string | null) => (value == null ? null : String(value));
@@ -90,9 +92,12 @@ export async function applyVariantEntries(db: Tx, storeId: string, productId: st
   );
 }
 
-export async function listVariants(db: Db, storeId: string, productId: string): Promise<Variant[]> {
+/** A product's variants, paged like every list (CONTRACT §9.3); its cursors are bound to the product. */
+export async function listVariants(db: Db, storeId: string, productId: string, query: VariantListQuery) {
   if (!isId(productId) || !(await productExists(db, storeId, productId))) throw notFound('Product');
-  return (await variantsOfProducts(db, storeId, [productId])).get(productId) ?? [];
+  const base = selectProductVariants(db, storeId, productId);
+  const { rows, pagination } = await runList(base, query, variantListSpec, { db, storeId, within: [productId] });
+  return { data: rows.map(toVariantOutput), pagination };
 }
 
 /** salePrice is the variant's compare-at price: like the product's, it may not be below the price. */

@@ -1,7 +1,8 @@
 import { sql, type Updateable } from 'kysely';
 import type { Db } from '../db/index.js';
-import { newId } from '../shared/index.js';
+import { ilikeAny, type ListSpec, newId } from '../shared/index.js';
 import type { Combination } from './options.js';
+import type { VARIANT_SORTS } from './products.schema.js';
 import { VARIANT_COLUMNS, type VariantRow } from './products.sql.js';
 import type { VariantTable } from './products.tables.js';
 import type { VariantValues } from './variant-entries.js';
@@ -25,6 +26,18 @@ export function selectVariantsOf(db: Db, storeId: string, productIds: string[]):
     .orderBy('product_id')
     .orderBy('position')
     .execute();
+}
+
+/** GET /products/{id}/variants: one product's variants (the `(store_id, product_id, …)` indexes serve its sorts). */
+export const variantListSpec: ListSpec<typeof VARIANT_SORTS> = {
+  path: '/products/{id}/variants',
+  sorts: { createdAt: sql`created_at`, updatedAt: sql`updated_at`, position: sql`position` },
+  idColumn: sql`id`,
+  search: ilikeAny(['sku']),
+};
+
+export function selectProductVariants(db: Db, storeId: string, productId: string) {
+  return db.selectFrom('variants').select(VARIANT_COLUMNS).where('store_id', '=', storeId).where('product_id', '=', productId);
 }
 
 export function selectCombinations(db: Db, storeId: string, productId: string) {

@@ -67,7 +67,12 @@ describe('variants: generation', () => {
       expect(variant).toMatchObject({ productId: product.id, price: 20, salePrice: 25, stock: 0 });
     }
     const listed = await t.call(store, 'GET', `/products/${product.id}/variants`);
-    expect(listed.body).toEqual({ success: true, data: variants });
+    // a list like any other (in generation order by default), paginated
+    expect(listed.body).toEqual({
+      success: true,
+      data: variants,
+      pagination: { page: 1, limit: 25, total: 6, totalPages: 1, nextCursor: null },
+    });
     expect(await count('variant_attribute_values', store)).toBe(12);
   });
 

@@ -85,10 +85,13 @@ export const ErrorEnvelope = Type.Object(
 );
 
 export const Pagination = Type.Object({
-  page: Type.Integer(),
+  page: Nullable(Type.Integer({ description: 'null when the page was asked for by cursor' })),
   limit: Type.Integer(),
-  total: Type.Integer(),
+  total: Type.Integer({ description: 'exact, in page and cursor mode alike' }),
   totalPages: Type.Integer(),
+  nextCursor: Nullable(
+    Type.String({ description: 'pass as cursor (same path, sort, filters, limit) for the next page; null on the last page' }),
+  ),
 });
 export type Pagination = Static<typeof Pagination>;
 

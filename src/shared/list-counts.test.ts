@@ -59,6 +59,7 @@ describe('list totals from the counters', () => {
       limit: 1,
       total: 2,
       totalPages: 2,
+      nextCursor: expect.any(String),
     });
     expect(await total(store, '/products')).toBe(4);
     await expectCountersExact(t.database.db, store.id);

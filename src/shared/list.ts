@@ -1,15 +1,25 @@
 import { type TProperties, Type } from '@sinclair/typebox';
 import { type Expression, type QueryExecutorProvider, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { validationError } from '../errors.js';
 import type { Pagination } from './common.schema.js';
 import { StringEnum } from './common.schema.js';
+import { badCursor, decodeCursor, encodeCursor, type Keyset, type Position, rowsAfter } from './list-cursor.js';
 
-/** The shared list contract (CONTRACT §5): every list endpoint declares its sorts, search and filters here. */
+/**
+ * The shared list contract (CONTRACT §5, §9.3): every list endpoint declares its sorts, search and filters
+ * here; every list also takes `updatedSince`, the `updatedAt` sorts and keyset `cursor`s.
+ */
 
 export interface ListParams {
-  page: number;
+  /** absent: 1, or the page after `cursor` */
+  page?: number;
   limit: number;
   search?: string;
   sort: string;
+  /** only records with `updatedAt >= updatedSince` */
+  updatedSince?: string;
+  /** `pagination.nextCursor` of the previous page of the same walk */
+  cursor?: string;
 }
 
 export const MAX_LIMIT = 250;
@@ -18,14 +28,35 @@ function withDescending(sorts: readonly string[]): string[] {
   return sorts.flatMap((key) => [key, `-${key}`]);
 }
 
-/** The query-string schema of a list endpoint: page, limit, search, sort (only the listed values), extra filters. */
-export function ListQuery<T extends TProperties = Record<never, never>>(sortKeys: SortKeys, filters: T = {} as T) {
+/**
+ * The query-string schema of a list endpoint: page, limit, search, sort (only the listed values, and
+ * `updatedAt` on every list), updatedSince, cursor, extra filters. `defaultSort` is `-createdAt` but where
+ * a list has an order of its own (a product's variants, by position).
+ */
+export function ListQuery<T extends TProperties = Record<never, never>>(
+  sortKeys: SortKeys,
+  filters: T = {} as T,
+  defaultSort = '-createdAt',
+) {
   if (!sortKeys.includes('createdAt')) throw new Error('a list must offer the createdAt sort (the default)');
   return Type.Object({
-    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+    // no schema default: a page given with a cursor must be seen to be refused
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'default 1; not together with cursor' })),
     limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: 25 }),
     search: Type.Optional(Type.String({ maxLength: 200 })),
-    sort: StringEnum(withDescending(sortKeys), { default: '-createdAt' }),
+    sort: StringEnum(withDescending([...sortKeys, 'updatedAt']), { default: defaultSort }),
+    updatedSince: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z)',
+      }),
+    ),
+    cursor: Type.Optional(
+      Type.String({
+        maxLength: 4000,
+        description: 'pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit',
+      }),
+    ),
     ...filters,
   });
 }
@@ -38,8 +69,12 @@ export type SortKeys = readonly string[];
  * accepts: a key missing here or unknown there does not compile.
  */
 export interface ListSpec<Keys extends SortKeys = SortKeys> {
-  /** sort key (without '-') -> a fixed SQL fragment; user input never becomes SQL text */
-  sorts: Record<Keys[number], RawBuilder<unknown>>;
+  /** the list's path (a nested list's scope adds its ids): what a cursor is bound to besides the query */
+  path: string;
+  /** sort key (without '-') -> a fixed SQL fragment; user input never becomes SQL text. `updatedAt` also filters `updatedSince`. */
+  sorts: Record<Keys[number] | 'updatedAt', RawBuilder<unknown>>;
+  /** the sort keys whose value may be null (keyset paging places nulls as ORDER BY does) */
+  nullable?: readonly Keys[number][];
   /** the id column used to break ties so pages never repeat or skip */
   idColumn: RawBuilder<unknown>;
   /**
@@ -60,6 +95,8 @@ export interface ListScope {
    * it only when every filter it applied is a counter key. A search or a narrowing counts its matches.
    */
   total?: () => Promise<number>;
+  /** the ids of a nested list's path (the collection of /collections/{id}/products): part of its cursors' binding */
+  within?: readonly string[];
 }
 
 /** `%`, `_` and `\` are literal characters in a search term. */
@@ -81,13 +118,22 @@ export function ilikeAny(columns: string[]): (pattern: string) => Expression<Sql
     )})`;
 }
 
-export function paginationOf(params: ListParams, total: number): Pagination {
-  return { page: params.page, limit: params.limit, total, totalPages: Math.ceil(total / params.limit) };
+/** The pagination of a page: `page` is null in cursor mode; `total` and `totalPages` are exact in both. */
+export function paginationOf(params: ListParams, total: number, nextCursor: string | null = null): Pagination {
+  return {
+    page: params.cursor === undefined ? (params.page ?? 1) : null,
+    limit: params.limit,
+    total,
+    totalPages: Math.ceil(total / params.limit),
+    nextCursor,
+  };
 }
 
 interface ListOrder {
   expression: RawBuilder<unknown>;
   direction: RawBuilder<unknown>;
+  descending: boolean;
+  nullable: boolean;
 }
 
 function orderOf(params: ListParams, spec: ListSpec): ListOrder {
@@ -96,20 +142,54 @@ function orderOf(params: ListParams, spec: ListSpec): ListOrder {
   const expression = Object.hasOwn(spec.sorts, key) ? spec.sorts[key] : undefined;
   // The query schema only admits declared keys, so a miss is a spec out of step with its schema.
   if (!expression) throw new Error(`list sort "${key}" has no SQL in its list spec`);
-  return { expression, direction: descending ? sql`DESC` : sql`ASC` };
+  const nullable = (spec.nullable ?? []).includes(key);
+  return { expression, direction: descending ? sql`DESC` : sql`ASC`, descending, nullable };
 }
 
+/** Where this request's page starts: an offset (`page`), or the position after the row a cursor names. */
+interface Walk {
+  offset: number;
+  after: Position | null;
+  /** what the page's cursor is bound to: the path with its ids, the sort, every filter and the limit */
+  binding: string;
+}
+
+function bindingOf(params: ListParams, spec: ListSpec, scope: ListScope): string {
+  const query = Object.entries(params as unknown as Record<string, unknown>)
+    .filter(([name, value]) => name !== 'page' && name !== 'cursor' && value !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([spec.path, scope.within ?? [], query]);
+}
+
+function walkOf(params: ListParams, spec: ListSpec, scope: ListScope): Walk {
+  const binding = bindingOf(params, spec, scope);
+  if (params.cursor === undefined) return { offset: ((params.page ?? 1) - 1) * params.limit, after: null, binding };
+  if (params.page !== undefined) {
+    throw validationError([{ field: 'page', in: 'query', message: 'must not be sent with cursor: the cursor says where the page starts' }]);
+  }
+  return { offset: 0, after: decodeCursor(params.cursor, binding), binding };
+}
+
+/** The rows of a page with the text of their sort value, `limit + 1` of them when there are more. */
+type KeyedRow<O> = O & { list_key: string | null };
+
+// PostgreSQL's "data exception" class: a forged cursor value that is no value of the sort's type.
+const isDataException = (error: unknown) =>
+  typeof (error as { code?: unknown })?.code === 'string' && (error as { code: string }).code.startsWith('22');
+
 /**
- * Runs a list: `base` is already scoped to the store and its exact filters. Returns the page of
- * rows and the exact pagination. A search or a narrowing condition goes through `runMatchedList`.
+ * Runs a list: `base` is already scoped to the store and its exact filters. Returns the page of rows and
+ * the exact pagination with its `nextCursor`. `updatedSince` is applied here, once for every list; a search
+ * or a narrowing condition goes through `runMatchedList`.
  *
  * `scope.total`, when the resource passes it, gives the exact total of `base` without counting (the list
  * counters of list-counts.ts); a resource passes it only when every filter it applied is a counter key.
- * A search always counts its matches.
+ * A search, a narrowing or `updatedSince` (no counter key) always counts its matches.
  *
- * Past the first page the rows are found in two steps (a "deferred join"): the page's ids come
- * from the sort index alone — an index-only scan skips the offset without touching the table —
- * and only those rows are then read whole. Page 2,000 of a 100,000-row list reads 25 rows, not 50,000.
+ * Paging by `page` past the first, the rows are found in two steps (a "deferred join"): the page's ids come
+ * from the sort index alone — an index-only scan skips the offset without touching the table — and only
+ * those rows are then read whole. Paging by `cursor` there is no offset at all: the page starts after the
+ * cursor's row through the same index (`list-cursor.ts`), at the same cost at any depth.
  */
 export async function runList<DB, TB extends keyof DB, O>(
   base: SelectQueryBuilder<DB, TB, O>,
@@ -117,40 +197,81 @@ export async function runList<DB, TB extends keyof DB, O>(
   spec: ListSpec,
   scope: ListScope,
 ) {
+  const walk = walkOf(params, spec, scope);
   const order = orderOf(params, spec);
+  const since = params.updatedSince;
+  const scoped = since === undefined ? base : base.where(sql<SqlBool>`${spec.sorts.updatedAt} >= ${since}`);
   const conditions = [
     ...(scope.narrow ? [scope.narrow] : []),
     ...(params.search ? [spec.search(likePattern(params.search), scope.storeId)] : []),
   ];
-  if (conditions.length) return runMatchedList(base, sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`, params, spec, order, scope.db);
+  const total = since === undefined ? scope.total : undefined;
+  try {
+    const { rows, count } = conditions.length
+      ? await runMatchedList(scoped, sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`, params, spec, order, walk, scope.db)
+      : await runIndexedList(scoped, params, spec, order, walk, total);
+    return pageOf(rows, params, walk, count);
+  } catch (error) {
+    if (walk.after && isDataException(error)) throw badCursor('holds a position this list cannot sort by');
+    throw error;
+  }
+}
+
+/** The page (`limit` rows, without their sort text) and its pagination; the last row's position makes the cursor. */
+function pageOf<O>(rows: KeyedRow<O>[], params: ListParams, walk: Walk, total: number) {
+  const more = rows.length > params.limit;
+  const page = rows.slice(0, params.limit);
+  const last = page.at(-1);
+  const nextCursor = more && last ? encodeCursor({ key: last.list_key, id: idOf(last) }, walk.binding) : null;
+  return {
+    rows: page.map(({ list_key, list_id, ...row }: KeyedRow<O> & { list_id?: string }) => row as unknown as O),
+    pagination: paginationOf(params, total, nextCursor),
+  };
+}
+
+const idOf = (row: object) => String((row as { list_id: unknown }).list_id);
+
+async function runIndexedList<DB, TB extends keyof DB, O>(
+  base: SelectQueryBuilder<DB, TB, O>,
+  params: ListParams,
+  spec: ListSpec,
+  order: ListOrder,
+  walk: Walk,
+  total: (() => Promise<number>) | undefined,
+) {
   const ordered = <T extends SelectQueryBuilder<DB, TB, unknown>>(query: T) =>
     query.orderBy(sql`${order.expression} ${order.direction}`).orderBy(sql`${spec.idColumn} ${order.direction}`) as T;
-  const offset = (params.page - 1) * params.limit;
-  const page =
-    offset === 0
-      ? ordered(base).limit(params.limit)
-      : ordered(
-          base.where(
-            sql<SqlBool>`${spec.idColumn} IN (${ordered(base.clearSelect().select(sql`${spec.idColumn}`.as('page_id')))
-              .limit(params.limit)
-              .offset(offset)})`,
-          ),
-        );
+  const keyed = base.select([sql<string | null>`(${order.expression})::text`.as('list_key'), sql<string>`${spec.idColumn}`.as('list_id')]);
+  const take = params.limit + 1;
+  let page: typeof keyed;
+  if (walk.after) page = ordered(keyed.where(rowsAfter(keysetOf(order, spec.idColumn), walk.after))).limit(take);
+  else if (walk.offset === 0) page = ordered(keyed).limit(take);
+  else {
+    const ids = ordered(base.clearSelect().select(sql`${spec.idColumn}`.as('page_id')))
+      .limit(take)
+      .offset(walk.offset);
+    page = ordered(keyed.where(sql<SqlBool>`${spec.idColumn} IN (${ids})`));
+  }
   const counted = () =>
     base
       .clearSelect()
       .select(sql<number>`count(*)::int`.as('total'))
       .executeTakeFirstOrThrow()
       .then((row) => (row as { total: number }).total);
-  const [total, rows] = await Promise.all([scope.total ? scope.total() : counted(), page.execute()]);
-  return { rows: rows as O[], pagination: paginationOf(params, total) };
+  const [count, rows] = await Promise.all([total ? total() : counted(), page.execute()]);
+  return { rows: rows as unknown as KeyedRow<O>[], count };
+}
+
+function keysetOf(order: ListOrder, id: RawBuilder<unknown>): Keyset {
+  return { key: order.expression, id, descending: order.descending, nullable: order.nullable };
 }
 
 /**
  * A searched or narrowed list, in one statement whose plan does not depend on where the matches
  * sit in sort order. The matching rows' ids and sort keys are computed once, in full, into a
  * MATERIALIZED CTE (through whatever index finds them: trigram, price range, membership); the total
- * is an exact count of that set, the page a top-N sort of it, and only the page's rows are read whole.
+ * is an exact count of that set, the page a top-N sort of it (after the cursor's position, in cursor
+ * mode), and only the page's rows are read whole.
  *
  * The shape it replaces let the planner walk the sort index and test each row against the
  * condition, betting that matches come early: when they sit at the far end (the newest rows match
@@ -163,6 +284,7 @@ async function runMatchedList<DB, TB extends keyof DB, O>(
   params: ListParams,
   spec: ListSpec,
   order: ListOrder,
+  walk: Walk,
   db: QueryExecutorProvider,
 ) {
   const { direction } = order;
@@ -170,21 +292,25 @@ async function runMatchedList<DB, TB extends keyof DB, O>(
     .where(condition)
     .clearSelect()
     .select([sql`${spec.idColumn}`.as('match_id'), sql`${order.expression}`.as('match_key')]);
+  const after = walk.after
+    ? sql`WHERE ${rowsAfter({ key: sql`match_key`, id: sql`match_id`, descending: order.descending, nullable: order.nullable }, walk.after)}`
+    : sql``;
   // The page is read in the page's own order, each row by its id (a primary-key lookup per row): no
   // ORDER BY over the table that walking a sort index could satisfy, and the condition, which already
   // holds for these ids, is not evaluated again.
   const row = base.where(sql<SqlBool>`${spec.idColumn} = list_page.match_id`);
-  const { rows } = await sql<O & { list_total: number }>`WITH list_matches AS MATERIALIZED (${matches}),
-    list_page AS (SELECT match_id, match_key FROM list_matches ORDER BY match_key ${direction}, match_id ${direction}
-      LIMIT ${params.limit} OFFSET ${(params.page - 1) * params.limit})
-    SELECT list_rows.*, (SELECT count(*) FROM list_matches)::int AS list_total
+  const { rows } = await sql<KeyedRow<O> & { list_total: number }>`WITH list_matches AS MATERIALIZED (${matches}),
+    list_page AS (SELECT match_id, match_key FROM list_matches ${after} ORDER BY match_key ${direction}, match_id ${direction}
+      LIMIT ${params.limit + 1} ${walk.offset ? sql`OFFSET ${walk.offset}` : sql``})
+    SELECT list_rows.*, list_page.match_key::text AS list_key, list_page.match_id AS list_id,
+      (SELECT count(*) FROM list_matches)::int AS list_total
     FROM list_page CROSS JOIN LATERAL ${row} AS list_rows
     ORDER BY list_page.match_key ${direction}, list_page.match_id ${direction}`.execute(db);
   // A page past the end has no row to carry the total: count the matches on their own (rare).
-  const total =
+  const count =
     rows[0]?.list_total ??
-    (params.page === 1
+    (walk.offset === 0 && !walk.after
       ? 0
       : (await sql<{ total: number }>`SELECT count(*)::int AS total FROM (${matches}) AS list_matches`.execute(db)).rows[0].total);
-  return { rows: rows.map(({ list_total, ...row }) => row as O), pagination: paginationOf(params, total) };
+  return { rows: rows.map(({ list_total, ...row }) => row as unknown as KeyedRow<O>), count };
 }

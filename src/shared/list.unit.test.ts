@@ -13,7 +13,12 @@ const db = new Kysely<{ things: { id: string } }>({
 
 describe('list spec and query schema in step', () => {
   it('refuses a sort key the spec has no SQL for instead of silently sorting by createdAt', async () => {
-    const spec: ListSpec = { sorts: { createdAt: sql`created_at` }, idColumn: sql`id`, search: () => sql`true` };
+    const spec: ListSpec = {
+      path: '/things',
+      sorts: { createdAt: sql`created_at`, updatedAt: sql`updated_at` },
+      idColumn: sql`id`,
+      search: () => sql`true`,
+    };
     const base = db.selectFrom('things').selectAll();
     await expect(runList(base, { page: 1, limit: 10, sort: '-name' }, spec, { db, storeId: 's' })).rejects.toThrow(/sort "name"/);
     await expect(runList(base, { page: 1, limit: 10, sort: 'toString' }, spec, { db, storeId: 's' })).rejects.toThrow(/sort "toString"/);
@@ -21,6 +26,13 @@ describe('list spec and query schema in step', () => {
 
   it('requires every list to offer the default createdAt sort', () => {
     expect(() => ListQuery(['name'])).toThrow(/createdAt/);
-    expect(ListQuery(['createdAt', 'name']).properties.sort.enum).toEqual(['createdAt', '-createdAt', 'name', '-name']);
+    expect(ListQuery(['createdAt', 'name']).properties.sort.enum).toEqual([
+      'createdAt',
+      '-createdAt',
+      'name',
+      '-name',
+      'updatedAt',
+      '-updatedAt',
+    ]);
   });
 });

@@ -129,7 +129,7 @@ export async function listDeliveries(db: Db, storeId: string, webhookId: string,
   await getWebhook(db, storeId, webhookId);
   let base = selectDeliveries(db, storeId, webhookId);
   if (query.status) base = base.where('status', '=', query.status);
-  const { rows, pagination } = await runList(base, query, deliveryListSpec, { db, storeId });
+  const { rows, pagination } = await runList(base, query, deliveryListSpec, { db, storeId, within: [webhookId] });
   return { data: rows.map(toDelivery), pagination };
 }
 

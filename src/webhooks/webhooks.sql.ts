@@ -18,7 +18,8 @@ export const selectWebhooks = (db: Db, storeId: string) =>
   db.selectFrom('webhooks').select(WEBHOOK_COLUMNS).where('store_id', '=', storeId);
 
 export const webhookListSpec: ListSpec<typeof WEBHOOK_SORTS> = {
-  sorts: { createdAt: sql`created_at`, url: sql`url` },
+  path: '/webhooks',
+  sorts: { createdAt: sql`created_at`, updatedAt: sql`updated_at`, url: sql`url` },
   idColumn: sql`id`,
   search: ilikeAny(['url', 'description']),
 };
@@ -79,7 +80,8 @@ export const selectDeliveries = (db: Db, storeId: string, webhookId: string) =>
   db.selectFrom('webhook_deliveries').select(DELIVERY_COLUMNS).where('store_id', '=', storeId).where('webhook_id', '=', webhookId);
 
 export const deliveryListSpec: ListSpec<readonly ['createdAt']> = {
-  sorts: { createdAt: sql`created_at` },
+  path: '/webhooks/{id}/deliveries',
+  sorts: { createdAt: sql`created_at`, updatedAt: sql`updated_at` },
   idColumn: sql`id`,
   search: ilikeAny(['type', 'event_id']),
 };

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { invalidField } from '../errors.js';
+
+/**
+ * The keyset cursor of every list (CONTRACT §9.3): where the previous page ended (its last row's sort value,
+ * as PostgreSQL's own text of it, and id) and a hash binding it to the walk it was issued for — the list's
+ * path with its ids, the sort, every filter and the limit. A cursor used on another walk is a 400, so a sync
+ * job never silently continues something else. The values only ever travel as statement parameters; one
+ * forged to a value of the wrong type is refused by PostgreSQL and answered as a bad cursor (list.ts).
+ */
+export interface Position {
+  /** the last row's sort value as text (null when that row's value is null) */
+  key: string | null;
+  id: string;
+}
+
+interface CursorBody {
+  k: string | null;
+  i: string;
+  h: string;
+}
+
+const ID = /^[0-9a-f]{24}$/;
+const MAX_KEY_LENGTH = 2000;
+
+function hashOf(binding: string, position: Position): string {
+  return createHash('sha256')
+    .update(JSON.stringify([binding, position.key, position.id]))
+    .digest('base64url')
+    .slice(0, 22);
+}
+
+export function encodeCursor(position: Position, binding: string): string {
+  const body: CursorBody = { k: position.key, i: position.id, h: hashOf(binding, position) };
+  return Buffer.from(JSON.stringify(body)).toString('base64url');
+}
+
+export function decodeCursor(cursor: string, binding: string): Position {
+  const body = parse(cursor);
+  if (!body) throw badCursor('is not a cursor this list issued');
+  const position = { key: body.k, id: body.i };
+  if (body.h !== hashOf(binding, position)) {
+    throw badCursor('was issued for another list, sort, filter or limit: pass the same path and query as the request that returned it');
+  }
+  return position;
+}
+
+export const badCursor = (message: string) => invalidField('cursor', message, 'query');
+
+function parse(cursor: string): CursorBody | null {
+  try {
+    const body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<CursorBody>;
+    const valid =
+      typeof body === 'object' &&
+      body !== null &&
+      (body.k === null || (typeof body.k === 'string' && body.k.length <= MAX_KEY_LENGTH)) &&
+      typeof body.i === 'string' &&
+      ID.test(body.i) &&
+      typeof body.h === 'string';
+    return valid ? (body as CursorBody) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The columns a keyset walks: the sort expression, the id breaking its ties, the direction, and whether the sort value may be null. */
+export interface Keyset {
+  key: RawBuilder<unknown>;
+  id: RawBuilder<unknown>;
+  descending: boolean;
+  nullable: boolean;
+}
+
+/**
+ * The rows after `last` in the order `key dir, id dir` (PostgreSQL's default null placement, which the
+ * ORDER BY uses too: nulls last ascending, first descending). A non-null sort is one row comparison, which
+ * the `(store_id, key, id)` index answers as a range: the cost does not depend on how deep the page is.
+ */
+export function rowsAfter(keyset: Keyset, last: Position): Expression<SqlBool> {
+  const { key, id, descending, nullable } = keyset;
+  const beyond = descending ? sql`<` : sql`>`;
+  if (last.key === null) {
+    // the walk is inside the nulls: the rest of them by id, then (descending) every non-null row
+    const nullsOn = sql<SqlBool>`(${key} IS NULL AND ${id} ${beyond} ${last.id})`;
+    return descending ? sql<SqlBool>`(${nullsOn} OR ${key} IS NOT NULL)` : nullsOn;
+  }
+  const past = sql<SqlBool>`((${key}, ${id}) ${beyond} (${last.key}, ${last.id}))`;
+  // ascending, the nulls come after every value; descending they came first, already walked
+  return nullable && !descending ? sql<SqlBool>`(${past} OR ${key} IS NULL)` : past;
+}
