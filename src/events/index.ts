@@ -12,5 +12,6 @@ export {
   noteUpdated,
   onEventsAppended,
   type RecordLoader,
+  writeWithEvent,
 } from './record.js';
 export { EVENT_TYPES, type EventType, isEventType, type NewEvent, type RecordKind } from './types.js';

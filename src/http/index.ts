@@ -1,4 +1,6 @@
 /** The public surface of src/http: what other folders may import. */
+
+export { bodyValidator } from './body.js';
 export type { App, AppContext, Auth, Revocations } from './context.js';
 export { registerDocsUi } from './docs-ui.js';
 export { frameworkErrors } from './framework-errors.js';
