@@ -94,7 +94,10 @@ describe('collections import: errors are the API’s', () => {
     ['a handle with nothing to slugify', { title: 'X', handle: '!!!' }],
     ['a smart collection without conditions', { title: 'X', handle: 'x', collectionType: 'smart' }],
     ['conditions on a manual collection', { title: 'X', handle: 'x', conditions: [{ field: 'price', operator: 'equals', value: '1' }] }],
-    ['a bad rule', { title: 'X', handle: 'x', collectionType: 'smart', conditions: [{ field: 'price', operator: 'contains', value: 'a' }] }],
+    [
+      'a bad rule',
+      { title: 'X', handle: 'x', collectionType: 'smart', conditions: [{ field: 'price', operator: 'contains', value: 'a' }] },
+    ],
     ['a NUL character', { title: 'a\u0000b', handle: 'x' }],
     ['an image that is no URL', { title: 'X', handle: 'x', image: 'ftp://example.com/a.png' }],
     ['unknown products', { title: 'X', handle: 'x', selectedProducts: ['0123456789abcdef01234567', 'nope'] }],

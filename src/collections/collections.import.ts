@@ -44,7 +44,8 @@ export async function importCollectionLine(
     return 'created';
   }
   const current = await currentCollection(id)(trx, storeId);
-  if (!changesNothing(input, current)) {
+  // As the service stores them: the title trimmed, the handle slugified (the rest as given).
+  if (!changesNothing({ ...input, title: input.title.trim(), handle }, current)) {
     await writeWithEvent(trx, storeId, 'collection.updated', () => updateCollection(trx, storeId, id, input, uploads));
   }
   return 'updated';

@@ -3,9 +3,9 @@ import { invalidField } from '../errors.js';
 import { writeWithEvent } from '../events/index.js';
 import { bodyValidator } from '../http/index.js';
 import { changesNothing, IGNORED_IN_LINES, suppliedColumns, withoutIgnored } from '../shared/index.js';
-import { CreateOrderBody, type CreateOrderInput, type UpdateOrderInput } from './orders.schema.js';
+import { CreateOrderBody, type CreateOrderInput, type Order, type UpdateOrderInput } from './orders.schema.js';
 import { createOrder, updateOrder } from './orders.service.js';
-import { lockOrderByNumber, toOrderOutput } from './orders.sql.js';
+import { completeRefund, completeTracking, lockOrderByNumber, toOrderOutput } from './orders.sql.js';
 
 const validateLine = bodyValidator(CreateOrderBody);
 
@@ -20,6 +20,21 @@ const changesOf = (input: CreateOrderInput): UpdateOrderInput =>
     trackingInfo: input.trackingInfo,
     refund: input.refund,
   });
+
+/**
+ * The fields `changes` would show once PATCH has stored them on `current`: statuses trimmed, tracking
+ * entries completed with nulls, the refund merged field by field (an empty one changes nothing).
+ */
+function shownAfter(changes: UpdateOrderInput, current: Order): Partial<Order> {
+  const { refund } = changes;
+  const merged = refund && Object.keys(refund).length > 0 ? completeRefund({ ...current.refund, ...refund }) : current.refund;
+  return {
+    orderStatus: changes.orderStatus?.trim(),
+    paymentStatus: changes.paymentStatus?.trim(),
+    trackingInfo: changes.trackingInfo?.map(completeTracking),
+    refund: refund === undefined ? undefined : refund === null ? null : merged,
+  };
+}
 
 /**
  * One import line of orders (the body POST /orders takes), upserted by `customOrderId` (compared
@@ -40,7 +55,8 @@ export async function importOrderLine(trx: Tx, storeId: string, line: unknown): 
     return 'created';
   }
   const changes = changesOf(input);
-  if (!changesNothing(changes, toOrderOutput(current))) {
+  const shown = toOrderOutput(current);
+  if (!changesNothing(shownAfter(changes, shown), shown)) {
     await writeWithEvent(trx, storeId, 'order.updated', () => updateOrder(trx, storeId, current.id, changes));
   }
   return 'updated';
