@@ -7,12 +7,15 @@ import { createMediaStore } from '../media/index.js';
 import { importCollectionLine } from './index.js';
 
 let t: TestContext;
+let importCollection: ReturnType<typeof importCollectionLine>;
 beforeAll(async () => {
   t = await setupTestApp();
+  // The import engine's context: the app's media store and limits.
+  importCollection = importCollectionLine({ media: createMediaStore(t.config), config: t.config });
 });
 afterAll(() => t.close());
 
-const importLine = (store: TestStore, line: unknown) => runLine(t, store, importCollectionLine, line);
+const importLine = (store: TestStore, line: unknown) => runLine(t, store, importCollection, line);
 
 async function collectionsOf(store: TestStore) {
   return (await t.call(store, 'GET', '/collections?limit=250')).body.data as { id: string; handle: string; title: string }[];
@@ -46,7 +49,7 @@ describe('collections import: upsert by handle', () => {
     const child = await newCollection(t, store, { title: 'Tops', parentCollection: parent.id, selectedProducts: [product.id] });
     const before = await fetched(t, store, `/collections/${child.id}`);
     const parentBefore = await fetched(t, store, `/collections/${parent.id}`);
-    const { outcome, events } = await lineEvents(t, store, importCollectionLine, before);
+    const { outcome, events } = await lineEvents(t, store, importCollection, before);
     expect(outcome).toBe('updated');
     expect(events).toEqual([]);
     expect(await fetched(t, store, `/collections/${child.id}`)).toEqual(before);
@@ -80,7 +83,7 @@ describe('collections import: upsert by handle', () => {
     const [collection] = await collectionsOf(store);
     const first = await fetched(t, store, `/collections/${collection.id}`);
     const productFirst = await fetched(t, store, `/products/${product.id}`);
-    const { outcome, events } = await lineEvents(t, store, importCollectionLine, line);
+    const { outcome, events } = await lineEvents(t, store, importCollection, line);
     expect(outcome).toBe('updated');
     expect(events).toEqual([]);
     expect(await fetched(t, store, `/collections/${collection.id}`)).toEqual(first);
@@ -105,7 +108,7 @@ describe('collections import: errors are the API’s', () => {
   for (const [name, body] of bad) {
     it(`${name}: the code and details POST /collections answers`, async () => {
       const store = await t.newStore();
-      expect(await lineError(t, store, importCollectionLine, body)).toEqual(await apiError(t, store, 'POST', '/collections', body));
+      expect(await lineError(t, store, importCollection, body)).toEqual(await apiError(t, store, 'POST', '/collections', body));
       expect(await collectionsOf(store)).toEqual([]);
     });
   }
@@ -114,30 +117,29 @@ describe('collections import: errors are the API’s', () => {
     const store = await t.newStore();
     const existing = await newCollection(t, store, { title: 'Sale', handle: 'sale' });
     const body = { title: 'Sale', handle: 'sale', parentCollection: existing.id };
-    expect(await lineError(t, store, importCollectionLine, body)).toEqual(
+    expect(await lineError(t, store, importCollection, body)).toEqual(
       await apiError(t, store, 'PATCH', `/collections/${existing.id}`, body),
     );
   });
 
   it('a line without a handle is refused: it could never be matched again', async () => {
     const store = await t.newStore();
-    expect(await lineError(t, store, importCollectionLine, { title: 'Nameless' })).toEqual({
+    expect(await lineError(t, store, importCollection, { title: 'Nameless' })).toEqual({
       status: 400,
       code: 'VALIDATION_ERROR',
       details: [{ field: 'handle', in: 'body', message: expect.stringContaining('key') }],
     });
   });
 
-  it('a data URI image needs the media store: refused without it, stored with it', async () => {
+  it('a data URI image is stored in the media store, its URL shown, as POST stores it', async () => {
     const store = await t.newStore();
     const pixel = `data:image/png;base64,${ONE_PIXEL_PNG}`;
-    const error = await lineError(t, store, importCollectionLine, { title: 'Art', handle: 'art', image: pixel });
-    expect(error.details.map((detail) => detail.field)).toEqual(['image']);
-    const withMedia = (trx: Parameters<typeof importCollectionLine>[0], storeId: string, line: unknown) =>
-      importCollectionLine(trx, storeId, line, { media: createMediaStore(t.config), config: t.config });
-    expect(await runLine(t, store, withMedia, { title: 'Art', handle: 'art', image: pixel })).toBe('created');
+    expect(await importLine(store, { title: 'Art', handle: 'art', image: pixel })).toBe('created');
     const [art] = await collectionsOf(store);
-    expect((await fetched(t, store, `/collections/${art.id}`)).image).toMatch(/^http:\/\/storefront\.test\/media\//);
+    const { image } = await fetched(t, store, `/collections/${art.id}`);
+    expect(image).toMatch(/^http:\/\/storefront\.test\/media\//);
+    const served = await t.call(null, 'GET', new URL(image).pathname);
+    expect(served.status).toBe(200);
   });
 });
 
@@ -148,7 +150,7 @@ describe('collections import: tenancy and events', () => {
     const foreignProduct = await newProduct(t, other, { title: 'Theirs', price: 1 });
     const foreignParent = await newCollection(t, other, { title: 'Theirs' });
     const body = { title: 'Mine', handle: 'mine', selectedProducts: [foreignProduct.id], parentCollection: foreignParent.id };
-    const error = await lineError(t, store, importCollectionLine, body);
+    const error = await lineError(t, store, importCollection, body);
     expect(error).toEqual(await apiError(t, store, 'POST', '/collections', body));
     expect(error.details.map((detail) => detail.field).sort()).toEqual(['parentCollection', 'selectedProducts[0]']);
     // Another store's handle is no match either: the line creates its own.
@@ -161,7 +163,7 @@ describe('collections import: tenancy and events', () => {
     const product = await newProduct(t, store, { title: 'Tee', price: 10 });
     const parent = await newCollection(t, store, { title: 'Clothes' });
     const line = { title: 'Tops', handle: 'tops', parentCollection: parent.id, selectedProducts: [product.id] };
-    const created = await lineEvents(t, store, importCollectionLine, line);
+    const created = await lineEvents(t, store, importCollection, line);
     expect(created.outcome).toBe('created');
     const [tops] = (await collectionsOf(store)).filter((c) => c.handle === 'tops');
     expect(created.events.map((event) => [event.type, event.data.id]).sort()).toEqual(
@@ -175,7 +177,7 @@ describe('collections import: tenancy and events', () => {
       const url = event.type.startsWith('product') ? `/products/${event.data.id}` : `/collections/${event.data.id}`;
       expect(event.data).toEqual(await fetched(t, store, url));
     }
-    const updated = await lineEvents(t, store, importCollectionLine, { ...line, title: 'Tops & tees', selectedProducts: [] });
+    const updated = await lineEvents(t, store, importCollection, { ...line, title: 'Tops & tees', selectedProducts: [] });
     expect(updated.outcome).toBe('updated');
     expect(updated.events.map((event) => event.type).sort()).toEqual(['collection.updated', 'product.updated']);
     expect(updated.events[0].data).toEqual(await fetched(t, store, `/collections/${tops.id}`));

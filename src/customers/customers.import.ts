@@ -1,15 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import type { Tx } from '../db/index.js';
-import { writeWithEvent } from '../events/index.js';
-import { bodyValidator } from '../http/index.js';
+import { appendEvents } from '../events/index.js';
+import { compileBodyCheck } from '../http/index.js';
 import { Body, changesNothing, hashPassword, Password, suppliedColumns, withoutIgnored } from '../shared/index.js';
 import { CreateCustomerBody, type UpdateCustomerInput } from './customers.schema.js';
 import { createCustomer, updateCustomer } from './customers.service.js';
 import { lockCustomerByUserName, toCustomerOutput } from './customers.sql.js';
 
-const validateNew = bodyValidator(CreateCustomerBody);
+const validateNew = compileBodyCheck(CreateCustomerBody);
 // A record as GET returns it has no password: a line for a customer that exists needs none.
-const validateKnown = bodyValidator(Body({ ...CreateCustomerBody.properties, password: Type.Optional(Password) }));
+const validateKnown = compileBodyCheck(Body({ ...CreateCustomerBody.properties, password: Type.Optional(Password) }));
 
 // With the `u` flag a surrogate half matches only when it is unpaired.
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
@@ -49,12 +49,12 @@ export async function importCustomerLine(trx: Tx, storeId: string, line: unknown
     const input = validateNew(body);
     // Memory-hard, so slow; the API hashes before its transaction, an import line has only the batch's.
     const passwordHash = await hashPassword(input.password);
-    await writeWithEvent(trx, storeId, 'customer.created', () => createCustomer(trx, storeId, input, passwordHash));
+    await appendEvents(trx, storeId, { type: 'customer.created', data: await createCustomer(trx, storeId, input, passwordHash) });
     return 'created';
   }
   const profile = profileOf(validateKnown(body));
   if (!changesNothing(profile, toCustomerOutput(current))) {
-    await writeWithEvent(trx, storeId, 'customer.updated', () => updateCustomer(trx, storeId, current.id, profile));
+    await appendEvents(trx, storeId, { type: 'customer.updated', data: await updateCustomer(trx, storeId, current.id, profile) });
   }
   return 'updated';
 }

@@ -7,11 +7,11 @@ export { eventPurge, purgeOldEvents } from './purge.js';
 export {
   type AppendListener,
   appendEvents,
+  forgetNotedChanges,
   loadRecordsWith,
   noteChange,
   noteUpdated,
   onEventsAppended,
   type RecordLoader,
-  writeWithEvent,
 } from './record.js';
 export { EVENT_TYPES, type EventType, isEventType, type NewEvent, type RecordKind } from './types.js';

@@ -1,5 +1,5 @@
 import type { Tx } from '../db/index.js';
-import { AppError, fromDatabaseError } from '../errors.js';
+import { AppError } from '../errors.js';
 import { insertEvents } from './events.sql.js';
 import type { EventType, NewEvent, RecordKind } from './types.js';
 
@@ -28,6 +28,14 @@ export function noteChange(trx: Tx, type: EventType, id: string, load: () => Pro
   }
   const key = keyOf(type, id);
   if (!noted.has(key)) noted.set(key, { type, load });
+}
+
+/**
+ * Drops what the transaction's work noted so far: an import line rolled back to its savepoint must not
+ * leave its derived events to the next line's append.
+ */
+export function forgetNotedChanges(trx: Tx): void {
+  notedBy.delete(trx);
 }
 
 /** Reads a record of one kind as GET returns it (404 AppError when it is gone). */
@@ -72,31 +80,6 @@ export async function appendEvents(trx: Tx, storeId: string, own: NewEvent | nul
   if (!events.length) return;
   const ids = await insertEvents(trx, storeId, events);
   for (const listener of appendListeners) await listener(trx, storeId, ids);
-}
-
-/**
- * A write made outside the HTTP write door (an import line, in the import's batch transaction): `work`,
- * then its own event (`data`: what the work returned, the record as GET returns it) and the derived changes
- * it noted, as `sendWrite` appends them for an API write. When the work fails, what it noted is forgotten:
- * the caller rolls back to a savepoint and goes on in the same transaction, and the next write must not
- * carry events of a change that never happened. A database error the API answers with a 400 (a taken
- * unique value: DUPLICATE_VALUE naming the field) is thrown as that AppError.
- */
-export async function writeWithEvent<T extends object>(trx: Tx, storeId: string, type: EventType, work: () => Promise<T>): Promise<T> {
-  try {
-    const data = await work();
-    await appendEvents(trx, storeId, { type, data });
-    return data;
-  } catch (error) {
-    notedBy.delete(trx);
-    throw asClientError(error);
-  }
-}
-
-/** A database error that is the request's fault (a taken unique value) as the API answers it; anything else as it is. */
-function asClientError(error: unknown): unknown {
-  const mapped = error instanceof Error ? fromDatabaseError(error) : null;
-  return mapped && mapped.status < 500 ? mapped : error;
 }
 
 /** Runs in the appending transaction with the new events' ids (webhooks create their deliveries there). */

@@ -1,6 +1,4 @@
 /** The public surface of src/http: what other folders may import. */
-
-export { bodyValidator } from './body.js';
 export type { App, AppContext, Auth, Revocations } from './context.js';
 export { registerDocsUi } from './docs-ui.js';
 export { frameworkErrors } from './framework-errors.js';
@@ -12,5 +10,5 @@ export { assertAccessDeclared, createRouteMirror } from './routing.js';
 export { registerSafeWrites } from './safe-writes.js';
 export { capConnections, drainRefusedBody, serverOptions } from './server-limits.js';
 export { looksLikeWebUrl, webUrlProblem } from './urls.js';
-export { validatorCompiler } from './validation.js';
+export { compileBodyCheck, validatorCompiler } from './validation.js';
 export { sendWrite } from './write.js';

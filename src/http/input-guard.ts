@@ -34,7 +34,6 @@ interface RouteSchema {
   querystring?: JsonSchema;
 }
 
-/** One detail per field and place, at most MAX_TEXT_DETAILS (a body full of bad strings stays a small answer). */
 export function uniqueDetails(details: ErrorDetail[]): ErrorDetail[] {
   const seen = new Map<string, ErrorDetail>();
   for (const detail of details) {

@@ -1,13 +1,13 @@
 import type { Tx } from '../db/index.js';
 import { invalidField } from '../errors.js';
-import { writeWithEvent } from '../events/index.js';
-import { bodyValidator } from '../http/index.js';
+import { appendEvents } from '../events/index.js';
+import { compileBodyCheck } from '../http/index.js';
 import { changesNothing, IGNORED_IN_LINES, suppliedColumns, withoutIgnored } from '../shared/index.js';
 import { CreateOrderBody, type CreateOrderInput, type Order, type UpdateOrderInput } from './orders.schema.js';
 import { createOrder, updateOrder } from './orders.service.js';
 import { completeRefund, completeTracking, lockOrderByNumber, toOrderOutput } from './orders.sql.js';
 
-const validateLine = bodyValidator(CreateOrderBody);
+const validateLine = compileBodyCheck(CreateOrderBody);
 
 /** Besides the id and the timestamps every line drops: when a decrement order was restocked (the service's to set). */
 const IGNORED = [...IGNORED_IN_LINES, 'restockedAt'];
@@ -51,13 +51,13 @@ export async function importOrderLine(trx: Tx, storeId: string, line: unknown): 
   if (!key) throw invalidField('customOrderId', 'is required in an import line: it is the key the line is matched by');
   const current = await lockOrderByNumber(trx, storeId, key);
   if (!current) {
-    await writeWithEvent(trx, storeId, 'order.created', () => createOrder(trx, storeId, input));
+    await appendEvents(trx, storeId, { type: 'order.created', data: await createOrder(trx, storeId, input) });
     return 'created';
   }
   const changes = changesOf(input);
   const shown = toOrderOutput(current);
   if (!changesNothing(shownAfter(changes, shown), shown)) {
-    await writeWithEvent(trx, storeId, 'order.updated', () => updateOrder(trx, storeId, current.id, changes));
+    await appendEvents(trx, storeId, { type: 'order.updated', data: await updateOrder(trx, storeId, current.id, changes) });
   }
   return 'updated';
 }

@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { type Tx, withTx } from '../../src/db/index.js';
-import { AppError } from '../../src/errors.js';
+import { AppError, toAppError } from '../../src/errors.js';
+import { forgetNotedChanges } from '../../src/events/index.js';
 import type { TestContext, TestStore } from '../helpers.js';
 import { type FeedEvent, feedOf } from './feed.fixtures.js';
 
@@ -8,9 +10,27 @@ import { type FeedEvent, feedOf } from './feed.fixtures.js';
 
 export type LineHandler = (trx: Tx, storeId: string, line: unknown) => Promise<'created' | 'updated'>;
 
-/** Runs one line in its own transaction, as the import engine runs a batch of one. */
+/**
+ * Runs one line as the import engine does, in a batch of one: under a savepoint, a refused line rolled back
+ * to it, its error as the API's (a database error mapped as the error handler maps it), its noted changes
+ * forgotten. The batch commits either way, so a refused line must have left nothing behind.
+ */
 export function runLine(t: TestContext, store: TestStore, handler: LineHandler, line: unknown) {
-  return withTx(t.database.db, (trx) => handler(trx, store.id, line));
+  return withTx(t.database.db, async (trx) => {
+    await sql`SAVEPOINT import_line`.execute(trx);
+    try {
+      const outcome = await handler(trx, store.id, line);
+      await sql`RELEASE SAVEPOINT import_line`.execute(trx);
+      return { outcome };
+    } catch (error) {
+      await sql`ROLLBACK TO SAVEPOINT import_line`.execute(trx);
+      forgetNotedChanges(trx);
+      return { error: toAppError(error as Parameters<typeof toAppError>[0]) };
+    }
+  }).then((result) => {
+    if ('error' in result) throw result.error;
+    return result.outcome;
+  });
 }
 
 /** The AppError a line throws, as the envelope's error (it must throw one: a bad line is never a 5xx). */
