@@ -12,7 +12,7 @@ beforeAll(async () => {
   t = await setupTestApp();
   // The import engine's context: the app's media store and limits.
   importCollection = importCollectionLine({ media: createMediaStore(t.config), config: t.config });
-});
+}, 180_000);
 afterAll(() => t.close());
 
 const importLine = (store: TestStore, line: unknown) => runLine(t, store, importCollection, line);

@@ -7,7 +7,7 @@ import { importCustomerLine } from './index.js';
 let t: TestContext;
 beforeAll(async () => {
   t = await setupTestApp();
-});
+}, 180_000);
 afterAll(() => t.close());
 
 const importLine = (store: TestStore, line: unknown) => runLine(t, store, importCustomerLine, line);

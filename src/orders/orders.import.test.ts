@@ -7,7 +7,7 @@ import { importOrderLine } from './index.js';
 let t: TestContext;
 beforeAll(async () => {
   t = await setupTestApp();
-});
+}, 180_000);
 afterAll(() => t.close());
 
 const importLine = (store: TestStore, line: unknown) => runLine(t, store, importOrderLine, line);
@@ -175,5 +175,5 @@ describe('orders import: events', () => {
     // Re-importing it takes no stock again: the known order is only updated as PATCH would.
     expect(await importLine(store, line)).toBe('updated');
     expect((await t.call(store, 'GET', `/products/${product.id}/variants`)).body.data[0].stock).toBe(3);
-  });
+  }, 120_000);
 });
