@@ -175,3 +175,14 @@ export async function isSelfOrDescendant(db: Db, storeId: string, collectionId: 
     SELECT EXISTS (SELECT 1 FROM ancestors WHERE id = ${collectionId}) AS found`.execute(db);
   return rows[0]?.found === true;
 }
+
+/** The id of the store's collection with this (slugified) handle: an import line's key. */
+export async function collectionIdByHandle(db: Db, storeId: string, handle: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('collections')
+    .select('id')
+    .where('store_id', '=', storeId)
+    .where('handle', '=', handle)
+    .executeTakeFirst();
+  return row?.id;
+}

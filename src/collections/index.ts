@@ -2,6 +2,8 @@
  * The public surface of collections: what other folders may use. Products depend on collections
  * (membership), never the reverse: GET /collections/{id}/products is a product list and lives in products.
  */
+
+export { type CollectionImportContext, importCollectionLine } from './collections.import.js';
 export { registerCollectionRoutes } from './collections.routes.js';
 export type { CollectionTables } from './collections.tables.js';
 export { productsInCollection, setProductCollections } from './membership.js';

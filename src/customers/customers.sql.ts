@@ -78,3 +78,11 @@ export function updateCustomerRow(
 export function findCustomerRow(db: Db, storeId: string, id: string): Promise<CustomerRow | undefined> {
   return selectCustomers(db, storeId).where('id', '=', id).executeTakeFirst();
 }
+
+/**
+ * The store's customer named `userName` as the unique index compares names (case-insensitive), row locked
+ * until the transaction ends: an import line's key.
+ */
+export function lockCustomerByUserName(db: Db, storeId: string, userName: string): Promise<CustomerRow | undefined> {
+  return selectCustomers(db, storeId).where(sql`lower(user_name)`, '=', sql`lower(${userName})`).forUpdate().executeTakeFirst();
+}

@@ -1,4 +1,6 @@
 /** What other folders may use of customers. */
+
+export { importCustomerLine } from './customers.import.js';
 export { registerCustomerRoutes } from './customers.routes.js';
 export { getCustomer } from './customers.service.js';
 export type { CustomerTables } from './customers.tables.js';

@@ -1,4 +1,6 @@
 /** What other folders may use of orders (the bench seeds and explains through these). */
+
+export { importOrderLine } from './orders.import.js';
 export { registerOrderRoutes } from './orders.routes.js';
 export type { OrderListQuery } from './orders.schema.js';
 export { detachCustomerOrders, getOrder, listOrders } from './orders.service.js';

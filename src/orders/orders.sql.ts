@@ -174,3 +174,8 @@ export async function unsetOrdersCustomer(db: Db, storeId: string, customerId: s
     .execute();
   return rows.map((row) => row.id);
 }
+
+/** The store's order numbered `customOrderId` (case-insensitive, as the unique index compares), row locked: an import line's key. */
+export function lockOrderByNumber(db: Db, storeId: string, customOrderId: string): Promise<OrderRow | undefined> {
+  return selectOrders(db, storeId).where(sql`lower(custom_order_id)`, '=', sql`lower(${customOrderId})`).forUpdate().executeTakeFirst();
+}

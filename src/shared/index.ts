@@ -25,6 +25,7 @@ export {
 } from './common.schema.js';
 export { iso, isoOrNull, numberOrNull, ok, okList } from './envelope.js';
 export { isId, newId } from './ids.js';
+export { changesNothing, IGNORED_IN_LINES, withoutIgnored } from './import-lines.js';
 export { escapeLike, ilikeAny, ListQuery, type ListSpec, paginationOf, runList, type SortKeys } from './list.js';
 export { type CountedList, countedTotal } from './list-counts.js';
 export { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
