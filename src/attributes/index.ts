@@ -2,3 +2,5 @@
 export { registerAttributeRoutes } from './attributes.routes.js';
 export type { AttributeTables } from './attributes.tables.js';
 export { type OptionValues, optionValueIds } from './option-values.js';
+export { Attribute } from './attributes.schema.js';
+export { getAttributesByIds } from './attributes.service.js';

@@ -6,3 +6,5 @@ export { registerCollectionRoutes } from './collections.routes.js';
 export type { CollectionTables } from './collections.tables.js';
 export { productsInCollection, setProductCollections } from './membership.js';
 export { collectionIdsColumn } from './membership.sql.js';
+export { Collection } from './collections.schema.js';
+export { getCollectionsByIds } from './collections.service.js';

@@ -4,3 +4,5 @@ export type { OrderListQuery } from './orders.schema.js';
 export { detachCustomerOrders, getOrder, listOrders } from './orders.service.js';
 export { completeAddress, completeCartItem } from './orders.sql.js';
 export type { OrderTables } from './orders.tables.js';
+export { Order } from './orders.schema.js';
+export { getOrdersByIds } from './orders.service.js';
