@@ -121,7 +121,7 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
       await registerAddressRoutes(api, ctx);
       await registerOrderRoutes(api, ctx);
       await registerEventRoutes(api, ctx);
-      await registerExportRoutes(api, ctx);
+      await registerExportRoutes(api, ctx, database.engine);
       await registerWebhooks(api, ctx, database.listen);
     },
     { prefix: '/api/v1' },

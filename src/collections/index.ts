@@ -3,8 +3,8 @@
  * (membership), never the reverse: GET /collections/{id}/products is a product list and lives in products.
  */
 export { registerCollectionRoutes } from './collections.routes.js';
+export { Collection } from './collections.schema.js';
+export { getCollectionsByIds } from './collections.service.js';
 export type { CollectionTables } from './collections.tables.js';
 export { productsInCollection, setProductCollections } from './membership.js';
 export { collectionIdsColumn } from './membership.sql.js';
-export { Collection } from './collections.schema.js';
-export { getCollectionsByIds } from './collections.service.js';

@@ -4,7 +4,7 @@ import type { App, AppContext } from '../http/index.js';
 import { ErrorEnvelope, Timestamp } from '../shared/index.js';
 import { countRecords } from './exports.sql.js';
 import { type ExportReader, openChunkReader, openSnapshotReader } from './snapshot.js';
-import { type ExportSource, EXPORT_SOURCES } from './sources.js';
+import { EXPORT_SOURCES, type ExportSource } from './sources.js';
 import { exportStream } from './stream.js';
 
 const tags = ['Exports'];
@@ -56,8 +56,8 @@ function describe(source: ExportSource) {
 }
 
 /** GET /exports/{resource}: the resource's read scope; the body is streamed (stream.ts). */
-export async function registerExportRoutes(app: App, ctx: AppContext): Promise<void> {
-  const openReader = ctx.config.databaseUrl ? snapshotSlots(ctx) : async () => openChunkReader(ctx.db);
+export async function registerExportRoutes(app: App, ctx: AppContext, engine: 'pglite' | 'postgres'): Promise<void> {
+  const openReader = engine === 'postgres' ? snapshotSlots(ctx) : async () => openChunkReader(ctx.db);
   for (const source of EXPORT_SOURCES) {
     app.get(`/exports/${source.name}`, { config: { scope: source.scope }, schema: describe(source) }, async (request, reply) => {
       const { storeId } = request.auth;

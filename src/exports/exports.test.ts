@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine, expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
-import { seedRecords, type StoreRecords } from '../../test/support/records.fixtures.js';
+import { type StoreRecords, seedRecords } from '../../test/support/records.fixtures.js';
 
 let t: TestContext;
 beforeAll(async () => {

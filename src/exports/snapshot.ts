@@ -17,7 +17,11 @@ export interface ExportReader {
 }
 
 export async function openSnapshotReader(db: Db): Promise<ExportReader> {
-  const trx: ControlledTransaction<DB> = await db.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute();
+  const trx: ControlledTransaction<DB> = await db
+    .startTransaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute();
   let closing: Promise<void> | null = null;
   return {
     consistency: 'snapshot',

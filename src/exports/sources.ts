@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
-import { Attribute, getAttributesByIds } from '../attributes/index.js';
 import { AttributeSet, getAttributeSetsByIds } from '../attribute-sets/index.js';
+import { Attribute, getAttributesByIds } from '../attributes/index.js';
 import { Collection, getCollectionsByIds } from '../collections/index.js';
 import { Customer, getCustomersByIds } from '../customers/index.js';
 import type { Db } from '../db/index.js';

@@ -1,8 +1,7 @@
 /** What other folders may use of orders (the bench seeds and explains through these). */
 export { registerOrderRoutes } from './orders.routes.js';
 export type { OrderListQuery } from './orders.schema.js';
-export { detachCustomerOrders, getOrder, listOrders } from './orders.service.js';
+export { Order } from './orders.schema.js';
+export { detachCustomerOrders, getOrder, getOrdersByIds, listOrders } from './orders.service.js';
 export { completeAddress, completeCartItem } from './orders.sql.js';
 export type { OrderTables } from './orders.tables.js';
-export { Order } from './orders.schema.js';
-export { getOrdersByIds } from './orders.service.js';
