@@ -168,9 +168,6 @@ export const SCENARIOS: Scenario[] = [
   read('get-order', 'get order', (ctx) => ctx.seed.orderIds.map((id) => `${API}/orders/${id}`)),
   read('list-orders-status', 'list orders by status', () => [`${API}/orders?status=fulfilled`]),
   read('get-customer', 'get customer', (ctx) => ctx.seed.customerIds.map((id) => `${API}/customers/${id}`)),
-  // One request streams the whole store: products/s = requests/s × the seeded products (docs/performance.md,
-  // "Round 2: export", compares it with list-products' 25 products per request of the same run).
-  read('export-products', 'export all products (NDJSON)', () => [`${API}/exports/products`]),
   {
     name: 'patch-product-price',
     label: 'patch product price',
