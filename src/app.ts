@@ -21,6 +21,7 @@ import { registerCustomerRoutes } from './customers/index.js';
 import type { Database } from './db/index.js';
 import { handleError } from './errors.js';
 import { registerEventRoutes } from './events/index.js';
+import { registerExportRoutes } from './exports/index.js';
 import type { App, AppContext } from './http/index.js';
 import {
   announceStrictHandling,
@@ -120,6 +121,7 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
       await registerAddressRoutes(api, ctx);
       await registerOrderRoutes(api, ctx);
       await registerEventRoutes(api, ctx);
+      await registerExportRoutes(api, ctx, database.engine);
       await registerWebhooks(api, ctx, database.listen);
     },
     { prefix: '/api/v1' },

@@ -16,6 +16,9 @@ const OPTIONS = {
   scopes: { type: 'string' },
   id: { type: 'string' },
   workers: { type: 'string' },
+  resource: { type: 'string' },
+  out: { type: 'string' },
+  'updated-since': { type: 'string' },
 } as const;
 
 async function runServe(workers: string | undefined): Promise<void> {
@@ -28,6 +31,10 @@ async function runServe(workers: string | undefined): Promise<void> {
 export async function main(argv: string[]): Promise<number> {
   try {
     const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    if (positionals[0] === 'import' || positionals[0] === 'export') {
+      // over HTTP against a running server (src/cli): no config, no database
+      return await (await import('./cli/index.js')).runHttpCommand(positionals[0], values, positionals.slice(1));
+    }
     const command = positionals.slice(0, positionals[0] === 'serve' || positionals[0] === 'migrate' ? 1 : 2).join(' ') || 'serve';
     if (command === 'serve') {
       await runServe(values.workers);

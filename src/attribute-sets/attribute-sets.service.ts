@@ -26,6 +26,14 @@ export async function getAttributeSet(db: Db, storeId: string, id: string) {
   return toAttributeSetOutput(row);
 }
 
+/** The store's attribute sets among `ids` as GET returns them, in id order, in one statement. */
+export async function getAttributeSetsByIds(db: Db, storeId: string, ids: string[]) {
+  const valid = ids.filter(isId);
+  if (valid.length === 0) return [];
+  const rows = await selectAttributeSets(db, storeId).where('id', 'in', valid).orderBy('id').execute();
+  return rows.map(toAttributeSetOutput);
+}
+
 /** If-Match's current version: the set as GET returns it, row locked. */
 export const currentAttributeSet = (id: string) => lockedCurrent('attribute_sets', id, getAttributeSet);
 

@@ -64,6 +64,14 @@ export async function getAttribute(db: Db, storeId: string, id: string, expand =
   return (await toAttributeOutputs(db, storeId, [await findRow(db, storeId, id)], expand))[0];
 }
 
+/** The store's attributes among `ids` as GET returns them (values as ids), in id order: two statements for any number. */
+export async function getAttributesByIds(db: Db, storeId: string, ids: string[]): Promise<Attribute[]> {
+  const valid = ids.filter(isId);
+  if (valid.length === 0) return [];
+  const rows = await selectAttributes(db, storeId).where('id', 'in', valid).orderBy('id').execute();
+  return toAttributeOutputs(db, storeId, rows, false);
+}
+
 /** If-Match's current version: the attribute as PATCH returns it (values as ids), row locked. */
 export const currentAttribute = (id: string) => lockedCurrent('attributes', id, (db, storeId, rowId) => getAttribute(db, storeId, rowId));
 

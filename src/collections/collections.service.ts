@@ -64,6 +64,14 @@ export async function getCollection(db: Db, storeId: string, id: string): Promis
   return toCollectionOutput(row);
 }
 
+/** The store's collections among `ids` as GET returns them, in id order, in one statement (exports read chunks so). */
+export async function getCollectionsByIds(db: Db, storeId: string, ids: string[]): Promise<Collection[]> {
+  const valid = ids.filter(isId);
+  if (valid.length === 0) return [];
+  const rows = await selectCollections(db, storeId).where('id', 'in', valid).orderBy('id').execute();
+  return rows.map(toCollectionOutput);
+}
+
 /**
  * If-Match's current version. Every collection write takes the store's collections lock first, so this
  * takes it first too (then the row): the check never waits in the opposite order of a write.

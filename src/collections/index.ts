@@ -5,6 +5,8 @@
 
 export { type CollectionImportContext, importCollectionLine } from './collections.import.js';
 export { registerCollectionRoutes } from './collections.routes.js';
+export { Collection } from './collections.schema.js';
+export { getCollectionsByIds } from './collections.service.js';
 export type { CollectionTables } from './collections.tables.js';
 export { productsInCollection, setProductCollections } from './membership.js';
 export { collectionIdsColumn } from './membership.sql.js';

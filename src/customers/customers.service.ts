@@ -47,6 +47,14 @@ export async function getCustomer(db: Db, storeId: string, id: string): Promise<
   return toCustomerOutput(row);
 }
 
+/** The store's customers among `ids` as GET returns them, in id order, in one statement. */
+export async function getCustomersByIds(db: Db, storeId: string, ids: string[]): Promise<Customer[]> {
+  const valid = ids.filter(isId);
+  if (valid.length === 0) return [];
+  const rows = await selectCustomers(db, storeId).where('id', 'in', valid).orderBy('id').execute();
+  return rows.map(toCustomerOutput);
+}
+
 /** If-Match's current version: the customer as GET returns it, row locked. */
 export const currentCustomer = (id: string) => lockedCurrent('customers', id, getCustomer);
 

@@ -2,5 +2,6 @@
 
 export { importCustomerLine } from './customers.import.js';
 export { registerCustomerRoutes } from './customers.routes.js';
-export { getCustomer } from './customers.service.js';
+export { Customer } from './customers.schema.js';
+export { getCustomer, getCustomersByIds } from './customers.service.js';
 export type { CustomerTables } from './customers.tables.js';

@@ -3,6 +3,7 @@
 export { importOrderLine } from './orders.import.js';
 export { registerOrderRoutes } from './orders.routes.js';
 export type { OrderListQuery } from './orders.schema.js';
-export { detachCustomerOrders, getOrder, listOrders } from './orders.service.js';
+export { Order } from './orders.schema.js';
+export { detachCustomerOrders, getOrder, getOrdersByIds, listOrders } from './orders.service.js';
 export { completeAddress, completeCartItem } from './orders.sql.js';
 export type { OrderTables } from './orders.tables.js';

@@ -106,6 +106,14 @@ export async function getOrder(db: Db, storeId: string, id: string): Promise<Ord
   return toOrderOutput(row);
 }
 
+/** The store's orders among `ids` as GET returns them, in id order, in one statement. */
+export async function getOrdersByIds(db: Db, storeId: string, ids: string[]): Promise<Order[]> {
+  const valid = ids.filter(isId);
+  if (valid.length === 0) return [];
+  const rows = await selectOrders(db, storeId).where('id', 'in', valid).orderBy('id').execute();
+  return rows.map(toOrderOutput);
+}
+
 /** If-Match's current version: the order as GET returns it, row locked. */
 export const currentOrder = (id: string) => lockedCurrent('orders', id, getOrder);
 

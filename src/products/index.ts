@@ -1,4 +1,6 @@
 /** The public surface of products: what other folders may use. */
 export { registerProductRoutes } from './products.routes.js';
+export { Product } from './products.schema.js';
+export { getProductsByIds } from './products.service.js';
 export type { ProductTables } from './products.tables.js';
 export { resolveStock, returnStock, type StockLine, type StockMove, type StockShortage, takeStock, type UnresolvedLines } from './stock.js';

@@ -1,0 +1,43 @@
+import { EXPORT_RESOURCES, runExport } from './export.js';
+import { apiFromEnv, CliError } from './http.js';
+import { IMPORT_RESOURCES, runImport } from './import.js';
+
+export const HTTP_USAGE = `  import --resource R FILE                upload an NDJSON file to a server (STOREFRONT_URL, STOREFRONT_API_KEY) and follow the job
+  export --resource R [--out FILE] [--updated-since T]   stream a resource of a server as NDJSON`;
+
+type Values = Record<string, string | boolean | undefined>;
+
+function resourceOf(values: Values, allowed: string[]): string {
+  const resource = values.resource;
+  if (typeof resource !== 'string' || !allowed.includes(resource)) {
+    throw new CliError(`--resource must be one of ${allowed.join(', ')}\nusage:\n${HTTP_USAGE}`, 2);
+  }
+  return resource;
+}
+
+const text = (value: string | boolean | undefined) => (typeof value === 'string' && value !== '' ? value : null);
+
+/**
+ * `storefront import|export …`: prints its summary as JSON on stdout (on stderr when stdout carries the
+ * export), errors as one line on stderr; returns the exit code (0 ok, 1 failed, 2 usage).
+ */
+export async function runHttpCommand(command: 'import' | 'export', values: Values, args: string[]): Promise<number> {
+  try {
+    if (command === 'import') {
+      const resource = resourceOf(values, IMPORT_RESOURCES);
+      if (args.length !== 1) throw new CliError(`give one NDJSON file\nusage:\n${HTTP_USAGE}`, 2);
+      const { summary, exitCode } = await runImport(apiFromEnv(), { resource, file: args[0] });
+      process.stdout.write(`${JSON.stringify(summary)}\n`);
+      return exitCode;
+    }
+    const resource = resourceOf(values, EXPORT_RESOURCES);
+    const out = text(values.out);
+    const summary = await runExport(apiFromEnv(), { resource, out, updatedSince: text(values['updated-since']) });
+    (out ? process.stdout : process.stderr).write(`${JSON.stringify(summary)}\n`);
+    return 0;
+  } catch (error) {
+    const known = error instanceof CliError;
+    process.stderr.write(`storefront: ${known ? error.message : `unexpected error: ${(error as Error).message}`}\n`);
+    return known ? error.exitCode : 1;
+  }
+}

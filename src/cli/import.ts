@@ -1,0 +1,136 @@
+import { createReadStream, statSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
+import { Readable } from 'node:stream';
+import { type Api, CliError } from './http.js';
+import { startProgress } from './progress.js';
+
+export const IMPORT_RESOURCES = ['products', 'collections', 'customers', 'orders'];
+
+/** A job as GET /jobs/{id} returns it (the fields the CLI reads). */
+export interface Job {
+  id: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+  total: number | null;
+  processed: number;
+  created: number;
+  updated: number;
+  failed: number;
+}
+
+interface JobError {
+  line: number;
+  code: string;
+  message: string;
+  details: { field: string; message: string }[];
+}
+
+const FINAL = new Set(['succeeded', 'failed', 'cancelled']);
+/** failed lines printed at the end; the rest are a GET away */
+const ERRORS_SHOWN = 10;
+
+export interface ImportOptions {
+  resource: string;
+  file: string;
+  /** between two reads of the job */
+  pollMs?: number;
+}
+
+/** POST /imports?resource=R with the file streamed as the body: the job it started. */
+async function upload(api: Api, options: ImportOptions): Promise<Job> {
+  let size: number;
+  try {
+    size = statSync(options.file).size;
+  } catch {
+    throw new CliError(`cannot read ${options.file}`, 2);
+  }
+  const response = await api.request('POST', `/imports?resource=${encodeURIComponent(options.resource)}`, {
+    headers: { 'content-type': 'application/x-ndjson', 'content-length': String(size) },
+    body: () => Readable.toWeb(createReadStream(options.file)) as ReadableStream,
+  });
+  return ((await response.json()) as { data: Job }).data;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Reads the job until it ends, showing its progress. */
+async function follow(api: Api, job: Job, pollMs: number): Promise<Job> {
+  const progress = startProgress('processed');
+  const show = (current: Job) =>
+    progress.update({
+      done: current.processed,
+      total: current.total,
+      extra: { created: current.created, updated: current.updated, failed: current.failed },
+    });
+  try {
+    let current = job;
+    show(current);
+    while (!FINAL.has(current.status)) {
+      await sleep(pollMs);
+      current = await api.json<Job>('GET', `/jobs/${job.id}`);
+      show(current);
+    }
+    return current;
+  } finally {
+    progress.stop();
+  }
+}
+
+/** Where the failed lines are: the first few on stderr, and the URL of all of them. */
+async function reportErrors(api: Api, job: Job): Promise<void> {
+  const errors = await api.json<JobError[]>('GET', `/jobs/${job.id}/errors?limit=${ERRORS_SHOWN}`);
+  process.stderr.write(`${job.failed} line(s) failed; the first ${errors.length}:\n`);
+  for (const error of errors) {
+    const detail = error.details[0];
+    process.stderr.write(`  line ${error.line}: ${error.code} ${detail ? `${detail.field} ${detail.message}` : error.message}\n`);
+  }
+  process.stderr.write(`all of them: ${api.base}/jobs/${job.id}/errors\n`);
+}
+
+/**
+ * Ctrl-C while the job runs: the job is the server's and keeps running unless the user cancels it. On a
+ * terminal the CLI asks; otherwise it leaves the job running. Either way it prints the job's id.
+ */
+function onInterrupt(api: Api, jobId: () => string | null): () => void {
+  const handler = async () => {
+    const id = jobId();
+    if (!id) {
+      process.stderr.write('\ninterrupted before the upload finished: no job was started\n');
+      process.exit(130);
+    }
+    let cancel = false;
+    if (process.stdin.isTTY) {
+      const prompt = createInterface({ input: process.stdin, output: process.stderr });
+      cancel = /^y/i.test(await prompt.question(`\ncancel job ${id} on the server too? [y/N] `));
+      prompt.close();
+    }
+    if (cancel) await api.request('POST', `/jobs/${id}/cancel`).catch(() => undefined);
+    process.stderr.write(
+      cancel ? `job ${id} cancelled\n` : `\njob ${id} keeps running on the server; follow it with GET ${api.base}/jobs/${id}\n`,
+    );
+    process.exit(130);
+  };
+  process.once('SIGINT', handler);
+  return () => process.removeListener('SIGINT', handler);
+}
+
+/**
+ * `storefront import --resource R FILE`: upload, follow, summarize. The exit code is 0 only when the job
+ * succeeded with no failed line.
+ */
+export async function runImport(api: Api, options: ImportOptions): Promise<{ summary: object; exitCode: number }> {
+  let jobId: string | null = null;
+  const release = onInterrupt(api, () => jobId);
+  try {
+    const started = Date.now();
+    const job = await upload(api, options);
+    jobId = job.id;
+    const done = await follow(api, job, options.pollMs ?? 1000);
+    if (done.failed > 0) await reportErrors(api, done);
+    const seconds = (Date.now() - started) / 1000;
+    const { id, status, total, processed, created, updated, failed } = done;
+    const summary = { job: id, status, total, processed, created, updated, failed, seconds };
+    return { summary, exitCode: status === 'succeeded' && failed === 0 ? 0 : 1 };
+  } finally {
+    release();
+  }
+}

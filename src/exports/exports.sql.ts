@@ -1,0 +1,35 @@
+import type { Db, Tx } from '../db/index.js';
+
+/** The tables an export walks; each has `(store_id, id)` as its primary key and an `updated_at`. */
+export type ExportTable = 'products' | 'collections' | 'attributes' | 'attribute_sets' | 'customers' | 'orders';
+
+export interface ChunkQuery {
+  /** the last id of the previous chunk (keyset), null for the first */
+  after: string | null;
+  /** records with updatedAt >= this, or all */
+  updatedSince: Date | null;
+  limit: number;
+}
+
+/**
+ * The next chunk's ids in id order, walking the primary key `(store_id, id)`: each chunk costs the same
+ * at any depth, and a record is met at most once even while others are inserted or deleted.
+ */
+export async function idsAfter(db: Db | Tx, table: ExportTable, storeId: string, query: ChunkQuery): Promise<string[]> {
+  let select = db.selectFrom(table).select('id').where('store_id', '=', storeId);
+  if (query.after !== null) select = select.where('id', '>', query.after);
+  if (query.updatedSince !== null) select = select.where('updated_at', '>=', query.updatedSince);
+  const rows = await select.orderBy('id').limit(query.limit).execute();
+  return rows.map((row) => row.id);
+}
+
+/** How many records the export will stream (exact inside the snapshot on PostgreSQL). */
+export async function countRecords(db: Db | Tx, table: ExportTable, storeId: string, updatedSince: Date | null): Promise<number> {
+  let select = db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('store_id', '=', storeId);
+  if (updatedSince !== null) select = select.where('updated_at', '>=', updatedSince);
+  const row = await select.executeTakeFirstOrThrow();
+  return Number(row.count);
+}

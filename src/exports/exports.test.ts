@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engine, expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { type StoreRecords, seedRecords } from '../../test/support/records.fixtures.js';
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await setupTestApp();
+});
+afterAll(async () => t?.close());
+
+const RESOURCES = [
+  ['products', '/products'],
+  ['collections', '/collections'],
+  ['attributes', '/attributes'],
+  ['attributeSets', '/attribute-sets'],
+  ['customers', '/customers'],
+  ['orders', '/orders'],
+] as const;
+
+/** The bytes of `data` in a raw GET body `{"success":true,"data":…}`. */
+function dataBytes(raw: string): string {
+  const prefix = '{"success":true,"data":';
+  expect(raw.startsWith(prefix)).toBe(true);
+  return raw.slice(prefix.length, -1);
+}
+
+async function rawGet(store: TestStore | string, url: string) {
+  const credential = typeof store === 'string' ? store : store.token;
+  return t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: { authorization: `Bearer ${credential}` } });
+}
+
+const lines = (body: string) => body.split('\n').filter(Boolean);
+
+describe('GET /exports/{resource}', () => {
+  let store: TestStore;
+  let records: StoreRecords;
+  beforeAll(async () => {
+    store = await t.newStore();
+    records = await seedRecords(t, store);
+  });
+
+  it.each(RESOURCES)('%s: each line is the bytes GET of that record returns, in id order', async (name, path) => {
+    const reply = await rawGet(store, `/exports/${name}`);
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers['content-type']).toBe('application/x-ndjson');
+    const got = lines(reply.body);
+    expect(reply.body.endsWith('\n')).toBe(true);
+    expect(Number(reply.headers['x-total-count'])).toBe(got.length);
+    expect(got.length).toBeGreaterThan(0);
+    const ids = got.map((line) => JSON.parse(line).id as string);
+    expect(ids).toEqual([...ids].sort());
+    for (const [index, id] of ids.entries()) {
+      const single = await rawGet(store, `${path}/${id}`);
+      expect(single.statusCode).toBe(200);
+      expect(got[index]).toBe(dataBytes(single.body));
+    }
+  });
+
+  it('products carry their variants and collections as GET shows them', async () => {
+    const reply = await rawGet(store, '/exports/products');
+    const [product] = lines(reply.body).map((line) => JSON.parse(line));
+    expect(product.id).toBe(records.product);
+    expect(product.variants).toHaveLength(2);
+    expect(product.selectedCollection).toEqual([records.collection]);
+  });
+
+  it('updatedSince keeps records updated at or after it; a bad date-time is a 400', async () => {
+    const before = new Date(Date.now() - 1000).toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const cut = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const patched = await t.call(store, 'PATCH', `/attribute-sets/${records.attributeSet}`, { name: 'Clothes' });
+    expect(patched.status).toBe(200);
+    const since = await rawGet(store, `/exports/attributeSets?updatedSince=${encodeURIComponent(cut)}`);
+    expect(lines(since.body).map((line) => JSON.parse(line).id)).toEqual([records.attributeSet]);
+    expect(since.headers['x-total-count']).toBe('1');
+    const future = await rawGet(store, `/exports/products?updatedSince=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`);
+    expect(future.statusCode).toBe(200);
+    expect(future.body).toBe('');
+    expect(future.headers['x-total-count']).toBe('0');
+    const all = await rawGet(store, `/exports/attributeSets?updatedSince=${encodeURIComponent(before)}`);
+    expect(lines(all.body)).toHaveLength(1);
+    const bad = await t.call(store, 'GET', '/exports/products?updatedSince=yesterday');
+    expect(expectError(bad, 400, 'VALIDATION_ERROR').details[0]).toMatchObject({ field: 'updatedSince', in: 'query' });
+  });
+
+  it("another store's export never shows this store's records", async () => {
+    const other = await t.newStore();
+    await t.call(other, 'POST', '/products', { title: 'Other' });
+    for (const [name] of RESOURCES) {
+      const reply = await rawGet(other, `/exports/${name}`);
+      expect(reply.statusCode).toBe(200);
+      for (const line of lines(reply.body)) expect(Object.values(records)).not.toContain(JSON.parse(line).id);
+    }
+    expect(lines((await rawGet(other, '/exports/products')).body)).toHaveLength(1);
+  });
+
+  it('needs the read scope of its resource', async () => {
+    // records.apiKeyValue has products:read only
+    expect((await rawGet(records.apiKeyValue, '/exports/products')).statusCode).toBe(200);
+    const denied = await t.call(records.apiKeyValue, 'GET', '/exports/orders');
+    expectError(denied, 403, 'FORBIDDEN');
+    expectError(await t.call(records.apiKeyValue, 'GET', '/exports/attributeSets'), 403, 'FORBIDDEN');
+    expectError(await t.call(null, 'GET', '/exports/products'), 401, 'UNAUTHORIZED');
+    expectError(await t.call(store, 'GET', '/exports/variants'), 404, 'NOT_FOUND');
+  });
+
+  it('says how consistent it is', async () => {
+    const reply = await rawGet(store, '/exports/orders');
+    expect(reply.headers['x-export-consistency']).toBe(engine === 'postgres' ? 'snapshot' : 'per-chunk');
+  });
+});
+
+describe('the migration guide example (examples/shopify-csv-to-ndjson.mjs)', () => {
+  it('makes product lines that POST /products takes, and the export shows them back', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const ndjson = execFileSync(process.execPath, ['examples/shopify-csv-to-ndjson.mjs', 'examples/shopify-products.csv'], {
+      encoding: 'utf8',
+    });
+    const store = await t.newStore();
+    for (const line of lines(ndjson)) {
+      const reply = await t.call(store, 'POST', '/products', JSON.parse(line));
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    }
+    const exported = lines((await rawGet(store, '/exports/products')).body).map((line) => JSON.parse(line));
+    const tee = exported.find((product) => product.handle === 'classic-tee');
+    expect(tee.variants.map((variant: { sku: string; stock: number }) => [variant.sku, variant.stock])).toEqual([
+      ['TEE-S-BLK', 12],
+      ['TEE-S-WHT', 3],
+      ['TEE-M-BLK', 0],
+      ['TEE-M-WHT', 7],
+    ]);
+    expect(exported.find((product) => product.handle === 'gift-card')).toMatchObject({ status: 'disabled', variants: [] });
+  });
+});

@@ -1,0 +1,74 @@
+import type { TSchema } from '@sinclair/typebox';
+import { AttributeSet, getAttributeSetsByIds } from '../attribute-sets/index.js';
+import { Attribute, getAttributesByIds } from '../attributes/index.js';
+import { Collection, getCollectionsByIds } from '../collections/index.js';
+import { Customer, getCustomersByIds } from '../customers/index.js';
+import type { Db } from '../db/index.js';
+import { getOrdersByIds, Order } from '../orders/index.js';
+import { getProductsByIds, Product } from '../products/index.js';
+import type { ExportTable } from './exports.sql.js';
+
+/** One exportable resource: where its records are, who may read them, and how GET reads and shows them. */
+export interface ExportSource {
+  /** the path segment: GET /exports/{name} */
+  name: string;
+  table: ExportTable;
+  scope: string;
+  /** the record schema GET serializes with: a line is those same bytes */
+  schema: TSchema;
+  /** the resource's own batch read (the GET mapping), records among `ids` in id order */
+  read: (db: Db, storeId: string, ids: string[]) => Promise<object[]>;
+  /** records per chunk: what one round of reads holds in memory */
+  chunk: number;
+}
+
+export const EXPORT_SOURCES: readonly ExportSource[] = [
+  {
+    name: 'products',
+    table: 'products',
+    scope: 'products:read',
+    schema: Product,
+    read: getProductsByIds,
+    chunk: 250,
+  },
+  {
+    name: 'collections',
+    table: 'collections',
+    scope: 'collections:read',
+    schema: Collection,
+    read: getCollectionsByIds,
+    chunk: 500,
+  },
+  {
+    name: 'attributes',
+    table: 'attributes',
+    scope: 'attributes:read',
+    schema: Attribute,
+    read: getAttributesByIds,
+    chunk: 500,
+  },
+  {
+    name: 'attributeSets',
+    table: 'attribute_sets',
+    scope: 'attributes:read',
+    schema: AttributeSet,
+    read: getAttributeSetsByIds,
+    chunk: 1000,
+  },
+  {
+    name: 'customers',
+    table: 'customers',
+    scope: 'customers:read',
+    schema: Customer,
+    read: getCustomersByIds,
+    chunk: 1000,
+  },
+  {
+    name: 'orders',
+    table: 'orders',
+    scope: 'orders:read',
+    schema: Order,
+    read: getOrdersByIds,
+    chunk: 500,
+  },
+];
