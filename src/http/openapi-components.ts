@@ -1,4 +1,5 @@
 import { ERROR_CODES } from '../errors.js';
+import { COMPONENT_EXAMPLES } from './openapi-examples.js';
 import { API_PREFIX, ERROR_STATUSES } from './openapi-operations.js';
 
 /**
@@ -216,6 +217,9 @@ export function finishDocument({ openapiObject }: { openapiObject: Partial<Node>
   document.paths = hoistTitled(document.paths, components);
   nameBodiesAndEnvelopes(document, components);
   enumerateErrorCodes(components.schemas);
+  for (const [name, example] of Object.entries(COMPONENT_EXAMPLES)) {
+    if (components.schemas[name]) components.schemas[name] = { ...components.schemas[name], examples: [example] };
+  }
   exampleErrors(document);
   const headers = hoistHeaders(document);
   const responses = hoistErrorResponses(document);

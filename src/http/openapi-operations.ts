@@ -105,12 +105,14 @@ function methodOf(route: Pick<RouteOptions, 'method'>): string {
 function errorStatusesOf(route: RouteOptions, schema: Schema, outsideApi: boolean): string[] {
   const config = (route.config ?? {}) as Config;
   const declared = Object.keys((schema.response ?? {}) as object).filter((status) => /^[45]\d\d$/.test(status));
-  const statuses = new Set(declared);
-  if (!outsideApi) ['400', '429', '500', '503'].forEach((status) => statuses.add(status));
-  if (!config.public) statuses.add('401');
-  if (config.scope || config.tokenOnly) statuses.add('403');
-  if (route.url.includes(':')) statuses.add('404');
-  if (schema.body) ['413', '415'].forEach((status) => statuses.add(status));
+  const statuses = new Set([
+    ...declared,
+    ...(outsideApi ? [] : ['400', '429', '500', '503']),
+    ...(config.public ? [] : ['401']),
+    ...(config.scope || config.tokenOnly ? ['403'] : []),
+    ...(route.url.includes(':') ? ['404'] : []),
+    ...(schema.body ? ['413', '415'] : []),
+  ]);
   return [...statuses].sort();
 }
 
