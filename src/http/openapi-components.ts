@@ -69,7 +69,7 @@ function hoistTitled(node: unknown, components: Components): unknown {
 type Operation = {
   operationId: string;
   requestBody?: { content: Record<string, { schema: Node }> };
-  responses: Record<string, { content?: Record<string, { schema: Node; example?: unknown }> }>;
+  responses: Record<string, { $ref?: string; content?: Record<string, { schema: Node; example?: unknown }> }>;
 };
 
 function operationsOf(document: Node): Operation[] {
