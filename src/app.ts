@@ -99,7 +99,7 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
     reply.header('X-Request-Id', request.id);
   });
 
-  await app.register(swagger, openApiOptions(config));
+  await app.register(swagger, openApiOptions());
   registerDocsUi(app);
   await registerRateLimit(app, config, redis, redisPrefix);
   registerHealthRoutes(app, database);

@@ -7,11 +7,38 @@ export interface ErrorDetail {
   message: string;
 }
 
+/**
+ * Every error.code the API answers with (docs/api.md, "Errors"): the OpenAPI document lists them as the
+ * code's enum, and an AppError takes no other (REQUEST_TIMEOUT and HEADERS_TOO_LARGE are answered on the
+ * socket, src/http/server-limits.ts).
+ */
+export const ERROR_CODES = [
+  'VALIDATION_ERROR',
+  'DUPLICATE_VALUE',
+  'INVALID_JSON',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'REQUEST_TIMEOUT',
+  'IDEMPOTENCY_KEY_IN_USE',
+  'INSUFFICIENT_STOCK',
+  'PRECONDITION_FAILED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'IDEMPOTENCY_KEY_REUSED',
+  'RATE_LIMITED',
+  'HEADERS_TOO_LARGE',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
 /** The one error type: every non-2xx response is built from one of these. */
 export class AppError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details: ErrorDetail[] = [],
     readonly headers: Record<string, string> = {},
@@ -143,7 +170,7 @@ export function fromValidation(errors: AjvLikeError[], part: string): AppError {
   return validationError([...seen.values()]);
 }
 
-const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
+const FRAMEWORK_ERRORS: Record<string, [number, ErrorCode, string]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'INVALID_JSON', 'Content-Length does not match the body'],
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'PAYLOAD_TOO_LARGE', 'The body is larger than the limit'],
@@ -154,11 +181,12 @@ const FRAMEWORK_ERRORS: Record<string, [number, string, string]> = {
 };
 
 /** A client error nothing above names keeps its status; its code is CONTRACT's for that status, else the status's name. */
-const CONTRACT_CODES: Record<number, string> = { 429: 'RATE_LIMITED' };
+const CONTRACT_CODES: Record<number, ErrorCode> = { 429: 'RATE_LIMITED' };
 
 function clientError(status: number, message: string): AppError {
   const name = (STATUS_CODES[status] ?? 'Bad Request').toUpperCase().replace(/[^A-Z0-9]+/g, '_');
-  return new AppError(status, CONTRACT_CODES[status] ?? name, message);
+  // A framework 4xx outside the list (none is known to reach here) keeps its status's name as code.
+  return new AppError(status, CONTRACT_CODES[status] ?? (name as ErrorCode), message);
 }
 
 export function toAppError(error: FastifyError & PgLikeError): AppError {

@@ -22,17 +22,20 @@ const addressFields = {
 };
 
 /** Output: every field always present (null when unset), plus the owner and timestamps. */
-export const AddressPayload = Type.Object({
-  id: Type.String(),
-  customerId: Type.String(),
-  ...addressFields,
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
+export const AddressPayload = Type.Object(
+  {
+    id: Type.String(),
+    customerId: Type.String(),
+    ...addressFields,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: 'Address' },
+);
 export type AddressPayload = Static<typeof AddressPayload>;
 
 /** Create (nested, or `address` of a new customer) and PATCH take the same optional fields; unknown ones are dropped. */
-export const AddressBody = Type.Partial(Type.Object(addressFields, { additionalProperties: false }));
+export const AddressBody = Type.Partial(Type.Object(addressFields, { additionalProperties: false }), { title: 'AddressInput' });
 export type AddressInput = Static<typeof AddressBody>;
 
 export const CustomerIdParams = Type.Object({ customerId: Type.String({ pattern: ID_PATTERN }) });

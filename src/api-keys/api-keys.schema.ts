@@ -10,16 +10,19 @@ export const ApiKey = Type.Object(
     createdAt: Timestamp,
     revokedAt: Nullable(Timestamp),
   },
-  { $id: 'ApiKey' },
+  { title: 'ApiKey' },
 );
 
-export const CreatedApiKey = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  key: Type.String({ description: 'shown only in this response' }),
-  scopes: Type.Array(Type.String()),
-  createdAt: Timestamp,
-});
+export const CreatedApiKey = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    key: Type.String({ description: 'shown only in this response' }),
+    scopes: Type.Array(Type.String()),
+    createdAt: Timestamp,
+  },
+  { title: 'ApiKeyCreated' },
+);
 
 export const CreateApiKeyBody = Body({
   name: Name(100),

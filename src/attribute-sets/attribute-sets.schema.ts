@@ -4,13 +4,16 @@ import { Body, Envelope, ListEnvelope, ListQuery, Name, StringEnum, Timestamp } 
 export const ATTRIBUTE_SET_STATUSES = ['active', 'inactive'] as const;
 const Status = StringEnum(ATTRIBUTE_SET_STATUSES);
 
-export const AttributeSet = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  status: Type.String(),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
+export const AttributeSet = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    status: Type.String(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: 'AttributeSet' },
+);
 export type AttributeSet = Static<typeof AttributeSet>;
 
 export const CreateAttributeSetBody = Body({ name: Name(), status: Type.Optional(Status) });

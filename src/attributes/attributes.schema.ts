@@ -1,27 +1,33 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Body, Envelope, ListEnvelope, ListQuery, Name, Nullable, StringEnum, Timestamp } from '../shared/index.js';
 
-export const AttributeValue = Type.Object({
-  id: Type.String(),
-  attribute: Type.String(),
-  name: Type.String(),
-  value: Type.String(),
-  hex: Nullable(Type.String()),
-  status: Type.String(),
-  createdAt: Timestamp,
-});
+export const AttributeValue = Type.Object(
+  {
+    id: Type.String(),
+    attribute: Type.String(),
+    name: Type.String(),
+    value: Type.String(),
+    hex: Nullable(Type.String()),
+    status: Type.String(),
+    createdAt: Timestamp,
+  },
+  { title: 'AttributeValue' },
+);
 export type AttributeValue = Static<typeof AttributeValue>;
 
-export const Attribute = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  attributeset: Nullable(Type.String()),
-  values: Type.Array(Type.Union([Type.String(), AttributeValue]), {
-    description: 'AttributeValue ids, or the objects with ?expand=values',
-  }),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
+export const Attribute = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    attributeset: Nullable(Type.String()),
+    values: Type.Array(Type.Union([Type.String(), AttributeValue]), {
+      description: 'AttributeValue ids, or the objects with ?expand=values',
+    }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: 'Attribute' },
+);
 export type Attribute = Static<typeof Attribute>;
 
 export const MAX_VALUES = 1000;

@@ -9,14 +9,20 @@ import { issueAccessToken } from './tokens.js';
 /** CONTRACT §4: a bigger POST /auth body is a 413 before any work (a valid one is well under 1 KB). */
 export const LOGIN_BODY_LIMIT = 16 * 1024;
 
-const LoginBody = Body({
-  storeSlug: Type.String({ minLength: 1, maxLength: 64 }),
-  email: Type.String({ minLength: 1, maxLength: 320 }),
-  password: Type.String({ minLength: 1, maxLength: 256 }),
-});
+const LoginBody = Body(
+  {
+    storeSlug: Type.String({ minLength: 1, maxLength: 64 }),
+    email: Type.String({ minLength: 1, maxLength: 320 }),
+    password: Type.String({ minLength: 1, maxLength: 256 }),
+  },
+  { title: 'Login' },
+);
 
 const TokenEnvelope = Envelope(
-  Type.Object({ accessToken: Type.String(), tokenType: Type.String(), expiresIn: Type.Integer({ description: 'seconds' }) }),
+  Type.Object(
+    { accessToken: Type.String(), tokenType: Type.String(), expiresIn: Type.Integer({ description: 'seconds' }) },
+    { title: 'AccessToken' },
+  ),
 );
 
 /** The admin id for valid credentials, else null; always spends one password verification. */
@@ -37,6 +43,7 @@ export async function registerAuthRoutes(app: App, ctx: AppContext, throttle: Lo
       onRequest: async (request) => throttle.request(request.ip),
       schema: {
         tags: ['Authentication'],
+        operationId: 'createAccessToken',
         summary: 'Exchange store admin credentials for an access token',
         description:
           'Throttled: more than 5 failures for one account from one address or 50 from all addresses in 15 minutes, ' +

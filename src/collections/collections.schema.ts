@@ -21,39 +21,45 @@ export type CollectionType = (typeof COLLECTION_TYPES)[number];
 export const MAX_CONDITIONS = 100;
 export const MAX_SELECTED_PRODUCTS = 10_000;
 
-const Condition = Type.Object({ field: Type.String(), operator: Type.String(), value: Type.String() });
+const Condition = Type.Object({ field: Type.String(), operator: Type.String(), value: Type.String() }, { title: 'CollectionCondition' });
 
-export const Collection = Type.Object({
-  id: Type.String(),
-  title: Type.String(),
-  handle: Type.String(),
-  description: Nullable(Type.String()),
-  image: Nullable(Type.String()),
-  collectionType: StringEnum(COLLECTION_TYPES),
-  selectedProducts: Type.Array(Type.String(), { description: 'ids of the member products of a manual collection ([] when smart)' }),
-  parentCollection: Nullable(Type.String()),
-  childCollection: Type.Array(Type.String(), { description: 'ids of the collections whose parentCollection is this one' }),
-  matchType: Nullable(StringEnum(MATCH_TYPES, { description: 'null for a manual collection' })),
-  conditions: Type.Array(Condition, { description: '[] for a manual collection' }),
-  metaTitle: Nullable(Type.String()),
-  metaDescription: Nullable(Type.String()),
-  metaKeywords: Nullable(Type.String()),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
+export const Collection = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    handle: Type.String(),
+    description: Nullable(Type.String()),
+    image: Nullable(Type.String()),
+    collectionType: StringEnum(COLLECTION_TYPES),
+    selectedProducts: Type.Array(Type.String(), { description: 'ids of the member products of a manual collection ([] when smart)' }),
+    parentCollection: Nullable(Type.String()),
+    childCollection: Type.Array(Type.String(), { description: 'ids of the collections whose parentCollection is this one' }),
+    matchType: Nullable(StringEnum(MATCH_TYPES, { description: 'null for a manual collection' })),
+    conditions: Type.Array(Condition, { description: '[] for a manual collection' }),
+    metaTitle: Nullable(Type.String()),
+    metaDescription: Nullable(Type.String()),
+    metaKeywords: Nullable(Type.String()),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: 'Collection' },
+);
 export type Collection = Static<typeof Collection>;
 
 // Typed as plain strings for callers of the service (seeders, imports): conditionErrors checks
 // every rule again, so a rule that did not come through HTTP validation is still refused.
-const ConditionInput = Body({
-  field: Type.Unsafe<string>(StringEnum(CONDITION_FIELDS)),
-  operator: Type.Unsafe<string>(
-    StringEnum(CONDITION_OPERATORS, {
-      description: 'greater_than and less_than only on price, comparePrice, totalStock; those take no text operators',
-    }),
-  ),
-  value: Type.String({ minLength: 1, maxLength: 255, description: 'a number, as a string, for price, comparePrice, totalStock' }),
-});
+const ConditionInput = Body(
+  {
+    field: Type.Unsafe<string>(StringEnum(CONDITION_FIELDS)),
+    operator: Type.Unsafe<string>(
+      StringEnum(CONDITION_OPERATORS, {
+        description: 'greater_than and less_than only on price, comparePrice, totalStock; those take no text operators',
+      }),
+    ),
+    value: Type.String({ minLength: 1, maxLength: 255, description: 'a number, as a string, for price, comparePrice, totalStock' }),
+  },
+  { title: 'CollectionConditionInput' },
+);
 
 const ReferenceId = Type.String({ maxLength: 64 });
 

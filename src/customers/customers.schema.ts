@@ -15,18 +15,21 @@ import {
 } from '../shared/index.js';
 
 /** Output: never the password (nor its hash). */
-export const Customer = Type.Object({
-  id: Type.String(),
-  userName: Type.String(),
-  email: Nullable(Type.String()),
-  firstName: Nullable(Type.String()),
-  lastName: Nullable(Type.String()),
-  businessName: Nullable(Type.String()),
-  phoneNumber: Nullable(Type.String()),
-  role: Type.String(),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
+export const Customer = Type.Object(
+  {
+    id: Type.String(),
+    userName: Type.String(),
+    email: Nullable(Type.String()),
+    firstName: Nullable(Type.String()),
+    lastName: Nullable(Type.String()),
+    businessName: Nullable(Type.String()),
+    phoneNumber: Nullable(Type.String()),
+    role: Type.String(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: 'Customer' },
+);
 export type Customer = Static<typeof Customer>;
 
 /** The profile fields a caller may set on create and change with PATCH (CONTRACT §7). */

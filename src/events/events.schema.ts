@@ -14,21 +14,27 @@ export const EventsQuery = Type.Object({
 });
 export type EventsQuery = Static<typeof EventsQuery>;
 
-export const Event = Type.Object({
-  id: Type.String({ description: 'unique, the same on every read (and the webhook-id of its deliveries)' }),
-  type: StringEnum(EVENT_TYPES),
-  createdAt: Timestamp,
-  data: Type.Object(
-    { id: Type.String() },
-    { additionalProperties: true, description: 'the record as GET returns it; for a delete, the record as it was' },
-  ),
-});
+export const Event = Type.Object(
+  {
+    id: Type.String({ description: 'unique, the same on every read (and the webhook-id of its deliveries)' }),
+    type: StringEnum(EVENT_TYPES),
+    createdAt: Timestamp,
+    data: Type.Object(
+      { id: Type.String() },
+      { additionalProperties: true, description: 'the record as GET returns it; for a delete, the record as it was' },
+    ),
+  },
+  { title: 'Event' },
+);
 export type Event = Static<typeof Event>;
 
-export const EventPagination = Type.Object({
-  limit: Type.Integer(),
-  nextCursor: Type.String({ description: 'never null: at the end it marks the position after the last event; poll it' }),
-  hasMore: Type.Boolean({ description: 'more events are available right now (read on without waiting)' }),
-});
+export const EventPagination = Type.Object(
+  {
+    limit: Type.Integer(),
+    nextCursor: Type.String({ description: 'never null: at the end it marks the position after the last event; poll it' }),
+    hasMore: Type.Boolean({ description: 'more events are available right now (read on without waiting)' }),
+  },
+  { title: 'EventPagination' },
+);
 
 export const EventListEnvelope = Type.Object({ success: Type.Boolean(), data: Type.Array(Event), pagination: EventPagination });

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { type FeedEvent, feedOf, settled } from '../../test/support/feed.fixtures.js';
+import { inlineDocument } from '../../test/support/openapi.js';
 import { withTx } from '../db/index.js';
 import { purgeOldEvents } from './purge.js';
 import { appendEvents } from './record.js';
@@ -231,7 +232,7 @@ describe('GET /events', () => {
   });
 
   it('is in the OpenAPI document', async () => {
-    const doc = (await t.call(null, 'GET', '/openapi.json')).body;
+    const doc = inlineDocument((await t.call(null, 'GET', '/openapi.json')).body);
     const operation = doc.paths['/api/v1/events'].get;
     expect(operation.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['after', 'cursor', 'limit', 'types']);
   });

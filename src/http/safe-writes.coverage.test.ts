@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { inlineDocument } from '../../test/support/openapi.js';
 import { newId } from '../shared/ids.js';
 
 /**
@@ -33,7 +34,7 @@ type Operation = { parameters?: { name: string; in: string }[]; responses: Recor
 let paths: Record<string, Record<string, Operation>>;
 beforeAll(async () => {
   t = await setupTestApp();
-  paths = (await t.call(null, 'GET', '/openapi.json')).body.paths;
+  paths = inlineDocument((await t.call(null, 'GET', '/openapi.json')).body).paths;
   writes = Object.entries(paths).flatMap(([path, operations]) =>
     Object.keys(operations)
       .map((method) => method.toUpperCase())

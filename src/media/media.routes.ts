@@ -11,7 +11,8 @@ const FileBytes = Type.Unsafe<Readable>({
   format: 'binary',
   description: 'the file, with its Content-Type (image/* or application/pdf)',
 });
-const NotModified = Type.Unsafe<undefined>({ description: 'If-None-Match matched the ETag: no body' });
+const NotModified = Type.Unsafe<undefined>({ type: 'null', description: 'If-None-Match matched the ETag: no body' });
+const FileTypes = ['image/*', 'application/pdf'];
 
 /** GET /media/… (public, outside /api/v1): stored product images and size charts. */
 export async function registerMediaRoutes(app: App, { media }: AppContext): Promise<void> {
@@ -24,7 +25,11 @@ export async function registerMediaRoutes(app: App, { media }: AppContext): Prom
         summary: 'A stored media file (no auth; immutable)',
         params: FileParams,
         security: [],
-        response: { 200: FileBytes, 304: NotModified },
+        // The file's own type, not JSON (a stream is never serialized).
+        response: {
+          200: { description: FileBytes.description, content: Object.fromEntries(FileTypes.map((type) => [type, { schema: FileBytes }])) },
+          304: NotModified,
+        },
       },
     },
     async (request, reply) => {

@@ -22,38 +22,47 @@ const Optional = Type.Optional;
 const OptionalText = (maxLength = 255) => Optional(Nullable(Text(maxLength)));
 
 /** SPEC's Address (order shipping/billing): every field optional on input, always present (null) on output. */
-export const OrderAddress = Body({
-  firstName: OptionalText(),
-  lastName: OptionalText(),
-  address1: OptionalText(1000),
-  address2: OptionalText(1000),
-  city: OptionalText(),
-  state: OptionalText(),
-  zip: OptionalText(64),
-  country: OptionalText(),
-  phone: OptionalText(64),
-});
+export const OrderAddress = Body(
+  {
+    firstName: OptionalText(),
+    lastName: OptionalText(),
+    address1: OptionalText(1000),
+    address2: OptionalText(1000),
+    city: OptionalText(),
+    state: OptionalText(),
+    zip: OptionalText(64),
+    country: OptionalText(),
+    phone: OptionalText(64),
+  },
+  { title: 'OrderAddress' },
+);
 export type OrderAddress = Static<typeof OrderAddress>;
 
 /** A cart line is a snapshot: the product need not exist (historical orders). */
-export const CartItem = Body({
-  productId: Name(255),
-  title: Name(1000),
-  price: Money,
-  quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
-  sku: OptionalText(),
-});
+export const CartItem = Body(
+  {
+    productId: Name(255),
+    title: Name(1000),
+    price: Money,
+    quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
+    sku: OptionalText(),
+  },
+  { title: 'CartItem' },
+);
 export type CartItem = Static<typeof CartItem>;
 
-export const TrackingInfo = Body({
-  trackingNumber: Name(255),
-  shippingCarrier: OptionalText(),
-  trackingUrl: OptionalText(2048),
-});
+export const TrackingInfo = Body(
+  {
+    trackingNumber: Name(255),
+    shippingCarrier: OptionalText(),
+    trackingUrl: OptionalText(2048),
+  },
+  { title: 'TrackingInfo' },
+);
 export type TrackingInfo = Static<typeof TrackingInfo>;
 
 /** PATCH merges these field by field into the stored refund (null clears one field). */
-export const Refund = Body({ status: OptionalText(), adminRemark: OptionalText(10_000) });
+export const Refund = Body({ status: OptionalText(), adminRemark: OptionalText(10_000) }, { title: 'Refund' });
 export type Refund = Static<typeof Refund>;
 
 const Status = Name(100);
@@ -65,29 +74,32 @@ const InventoryBehaviour = StringEnum(INVENTORY_BEHAVIOURS, {
 const Currency = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code, three uppercase letters' });
 const TrackingList = Type.Array(TrackingInfo, { maxItems: MAX_TRACKING_ENTRIES });
 
-export const Order = Type.Object({
-  id: Type.String(),
-  customOrderId: Type.String(),
-  userId: Nullable(Type.String()),
-  cartItems: Type.Array(CartItem),
-  shippingAddress: Nullable(OrderAddress),
-  billingAddress: Nullable(OrderAddress),
-  contactEmail: Nullable(Type.String()),
-  orderStatus: Type.String(),
-  paymentMethod: Nullable(Type.String()),
-  paymentStatus: Type.String(),
-  subTotal: Type.Number(),
-  shippingCharge: Nullable(Type.Number()),
-  taxAmount: Nullable(Type.Number()),
-  totalAmount: Type.Number(),
-  currency: Type.String(),
-  trackingInfo: Type.Array(TrackingInfo),
-  refund: Nullable(Refund),
-  inventoryBehaviour: InventoryBehaviour,
-  restockedAt: Nullable(Timestamp),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
+export const Order = Type.Object(
+  {
+    id: Type.String(),
+    customOrderId: Type.String(),
+    userId: Nullable(Type.String()),
+    cartItems: Type.Array(CartItem),
+    shippingAddress: Nullable(OrderAddress),
+    billingAddress: Nullable(OrderAddress),
+    contactEmail: Nullable(Type.String()),
+    orderStatus: Type.String(),
+    paymentMethod: Nullable(Type.String()),
+    paymentStatus: Type.String(),
+    subTotal: Type.Number(),
+    shippingCharge: Nullable(Type.Number()),
+    taxAmount: Nullable(Type.Number()),
+    totalAmount: Type.Number(),
+    currency: Type.String(),
+    trackingInfo: Type.Array(TrackingInfo),
+    refund: Nullable(Refund),
+    inventoryBehaviour: InventoryBehaviour,
+    restockedAt: Nullable(Timestamp),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: 'Order' },
+);
 export type Order = Static<typeof Order>;
 
 export const CreateOrderBody = Body({

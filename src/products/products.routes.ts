@@ -156,6 +156,7 @@ function registerCollectionMemberRoute(app: App, { db }: AppContext): void {
       schema: {
         tags: ['Collections'],
         summary: 'List the member products of a collection (manual or smart), paginated like GET /products',
+        description: 'An API key needs `products:read` as well.',
         params: IdParams,
         querystring: CollectionProductsQuery,
         response: { 200: ProductListEnvelope },

@@ -22,70 +22,85 @@ const Stock = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
 const Reference = Type.String({ maxLength: 64 });
 const ShortText = Type.String({ maxLength: 255 });
 
-export const ReturnConfig = Type.Object({
-  useGlobalConfig: Type.Boolean(),
-  returnable: Type.Boolean(),
-  exchangeable: Type.Boolean(),
-  customReturnWindow: Nullable(Type.Integer({ description: 'days; overrides the store setting when useGlobalConfig is false' })),
-});
+export const ReturnConfig = Type.Object(
+  {
+    useGlobalConfig: Type.Boolean(),
+    returnable: Type.Boolean(),
+    exchangeable: Type.Boolean(),
+    customReturnWindow: Nullable(Type.Integer({ description: 'days; overrides the store setting when useGlobalConfig is false' })),
+  },
+  { title: 'ReturnConfig' },
+);
 export type ReturnConfig = Static<typeof ReturnConfig>;
 
-export const ProductOption = Type.Object({ name: Type.String(), values: Type.Array(Type.String()) });
+export const ProductOption = Type.Object({ name: Type.String(), values: Type.Array(Type.String()) }, { title: 'ProductOption' });
 
-export const Variant = Type.Object({
-  id: Type.String(),
-  productId: Type.String(),
-  attributes: Type.Record(Type.String(), Type.String(), { description: 'option name -> value' }),
-  price: Nullable(Type.Number()),
-  salePrice: Nullable(Type.Number({ description: 'compare-at price' })),
-  stock: Type.Integer(),
-  sku: Nullable(Type.String()),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
+export const Variant = Type.Object(
+  {
+    id: Type.String(),
+    productId: Type.String(),
+    attributes: Type.Record(Type.String(), Type.String(), { description: 'option name -> value' }),
+    price: Nullable(Type.Number()),
+    salePrice: Nullable(Type.Number({ description: 'compare-at price' })),
+    stock: Type.Integer(),
+    sku: Nullable(Type.String()),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: 'Variant' },
+);
 export type Variant = Static<typeof Variant>;
 
-export const Product = Type.Object({
-  id: Type.String(),
-  title: Type.String(),
-  handle: Type.String(),
-  description: Nullable(Type.String()),
-  status: Type.String(),
-  badge: Nullable(Type.String()),
-  price: Nullable(Type.Number()),
-  salePrice: Nullable(Type.Number({ description: 'the compare-at price (same as comparePrice)' })),
-  comparePrice: Nullable(Type.Number()),
-  totalStock: Nullable(Type.Integer()),
-  image: Type.Array(Type.String(), { description: 'image URLs (input name: images)' }),
-  sizeChart: Nullable(Type.String()),
-  selectedCollection: Type.Array(Type.String(), { description: 'manual collection ids (input name: selectedCollections)' }),
-  attributeSet: Nullable(Type.String()),
-  options: Type.Array(ProductOption),
-  variants: Type.Array(Variant),
-  metaTitle: Nullable(Type.String()),
-  metaDescription: Nullable(Type.String()),
-  metaKeywords: Nullable(Type.String()),
-  returnConfig: ReturnConfig,
-  averageRating: Type.Number(),
-  totalReviews: Type.Integer(),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
+export const Product = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    handle: Type.String(),
+    description: Nullable(Type.String()),
+    status: Type.String(),
+    badge: Nullable(Type.String()),
+    price: Nullable(Type.Number()),
+    salePrice: Nullable(Type.Number({ description: 'the compare-at price (same as comparePrice)' })),
+    comparePrice: Nullable(Type.Number()),
+    totalStock: Nullable(Type.Integer()),
+    image: Type.Array(Type.String(), { description: 'image URLs (input name: images)' }),
+    sizeChart: Nullable(Type.String()),
+    selectedCollection: Type.Array(Type.String(), { description: 'manual collection ids (input name: selectedCollections)' }),
+    attributeSet: Nullable(Type.String()),
+    options: Type.Array(ProductOption),
+    variants: Type.Array(Variant),
+    metaTitle: Nullable(Type.String()),
+    metaDescription: Nullable(Type.String()),
+    metaKeywords: Nullable(Type.String()),
+    returnConfig: ReturnConfig,
+    averageRating: Type.Number(),
+    totalReviews: Type.Integer(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: 'Product' },
+);
 export type Product = Static<typeof Product>;
 
 /** Value checks beyond the schema (non-empty after trim, uniqueness, the 2048 cap) are in options.ts. */
-export const OptionInput = Body({
-  name: Name(255),
-  values: Type.Array(Name(255), { minItems: 1, maxItems: 2048 }),
-});
+export const OptionInput = Body(
+  {
+    name: Name(255),
+    values: Type.Array(Name(255), { minItems: 1, maxItems: 2048 }),
+  },
+  { title: 'ProductOptionInput' },
+);
 export type OptionInput = Static<typeof OptionInput>;
 
-const ReturnConfigInput = Body({
-  useGlobalConfig: Type.Optional(Type.Boolean()),
-  returnable: Type.Optional(Type.Boolean()),
-  exchangeable: Type.Optional(Type.Boolean()),
-  customReturnWindow: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 36_500 }))),
-});
+const ReturnConfigInput = Body(
+  {
+    useGlobalConfig: Type.Optional(Type.Boolean()),
+    returnable: Type.Optional(Type.Boolean()),
+    exchangeable: Type.Optional(Type.Boolean()),
+    customReturnWindow: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 36_500 }))),
+  },
+  { title: 'ReturnConfigInput' },
+);
 
 /** What a client sets on a variant (PATCH /products/{id}/variants/{variantId}, and `variants` of a product write). */
 const VariantFields = {
@@ -96,10 +111,13 @@ const VariantFields = {
 };
 
 /** One entry of `variants`: applied to the variant whose attributes equal `attributes` (names case-insensitive, values exact). */
-const VariantEntryInput = Body({
-  attributes: Type.Record(Type.String({ maxLength: 255 }), Type.String({ maxLength: 255 }), { maxProperties: 100 }),
-  ...VariantFields,
-});
+const VariantEntryInput = Body(
+  {
+    attributes: Type.Record(Type.String({ maxLength: 255 }), Type.String({ maxLength: 255 }), { maxProperties: 100 }),
+    ...VariantFields,
+  },
+  { title: 'VariantEntry' },
+);
 export type VariantEntryInput = Static<typeof VariantEntryInput>;
 
 /** Fields shared by create and update; every nullable one can be cleared with null. */

@@ -47,8 +47,8 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
 }
 
 /** A request body object: unknown properties are dropped (not stored, not echoed), never an error. */
-export function Body<T extends TProperties>(properties: T) {
-  return Type.Object(properties, { additionalProperties: false });
+export function Body<T extends TProperties>(properties: T, options: { title?: string; description?: string } = {}) {
+  return Type.Object(properties, { ...options, additionalProperties: false });
 }
 
 /** The JSON-schema keyword that marks a property as an alias (an extension: Ajv and OpenAPI pass it through). */
@@ -72,37 +72,53 @@ export const Text = (maxLength = 10_000) => Type.String({ maxLength });
 export const Name = (maxLength = 255) => Type.String({ minLength: 1, maxLength, pattern: '\\S' });
 export const Money = Type.Number({ minimum: 0, maximum: 1e12 });
 
-export const ErrorEnvelope = Type.Object(
+/**
+ * A `title` names a schema in the OpenAPI document: it becomes `#/components/schemas/<title>`, referenced
+ * wherever the schema appears (src/http/openapi-components.ts). Validation and serialization ignore it.
+ */
+const ErrorDetailSchema = Type.Object(
   {
-    success: Type.Boolean(),
-    error: Type.Object({
-      code: Type.String(),
-      message: Type.String(),
-      details: Type.Array(Type.Object({ field: Type.String(), in: Type.String(), message: Type.String() })),
-    }),
+    field: Type.String({ description: 'the field, as `cartItems[0].price`' }),
+    in: StringEnum(['body', 'query', 'path', 'header']),
+    message: Type.String(),
   },
-  { $id: 'ErrorEnvelope' },
+  { title: 'ErrorDetail' },
 );
 
-export const Pagination = Type.Object({
-  page: Nullable(Type.Integer({ description: 'null when the page was asked for by cursor' })),
-  limit: Type.Integer(),
-  total: Type.Integer({ description: 'exact, in page and cursor mode alike' }),
-  totalPages: Type.Integer(),
-  nextCursor: Nullable(
-    Type.String({ description: 'pass as cursor (same path, sort, filters, limit) for the next page; null on the last page' }),
-  ),
-});
+export const ErrorEnvelope = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.Object({
+      code: Type.String({ description: 'one of a fixed list: docs/api.md, "Errors"' }),
+      message: Type.String(),
+      details: Type.Array(ErrorDetailSchema),
+    }),
+  },
+  { title: 'Error' },
+);
+
+export const Pagination = Type.Object(
+  {
+    page: Nullable(Type.Integer({ description: 'null when the page was asked for by cursor' })),
+    limit: Type.Integer(),
+    total: Type.Integer({ description: 'exact, in page and cursor mode alike' }),
+    totalPages: Type.Integer(),
+    nextCursor: Nullable(
+      Type.String({ description: 'pass as cursor (same path, sort, filters, limit) for the next page; null on the last page' }),
+    ),
+  },
+  { title: 'Pagination' },
+);
 export type Pagination = Static<typeof Pagination>;
 
 export function Envelope<T extends TSchema>(data: T) {
-  return Type.Object({ success: Type.Boolean(), data });
+  return Type.Object({ success: Type.Literal(true), data });
 }
 
 export function ListEnvelope<T extends TSchema>(item: T) {
-  return Type.Object({ success: Type.Boolean(), data: Type.Array(item), pagination: Pagination });
+  return Type.Object({ success: Type.Literal(true), data: Type.Array(item), pagination: Pagination });
 }
 
-export const DeletedEnvelope = Envelope(Type.Object({ id: Type.String() }));
+export const DeletedEnvelope = Envelope(Type.Object({ id: Type.String() }, { title: 'Deleted' }));
 
 export type ObjectSchema = TObject;

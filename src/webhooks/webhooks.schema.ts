@@ -21,14 +21,17 @@ export const Webhook = Type.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
-  { $id: 'Webhook' },
+  { title: 'Webhook' },
 );
 export type Webhook = Static<typeof Webhook>;
 
-export const CreatedWebhook = Type.Object({
-  ...Webhook.properties,
-  secret: Type.String({ description: 'whsec_…: verifies the signatures (Standard Webhooks); shown only in this response' }),
-});
+export const CreatedWebhook = Type.Object(
+  {
+    ...Webhook.properties,
+    secret: Type.String({ description: 'whsec_…: verifies the signatures (Standard Webhooks); shown only in this response' }),
+  },
+  { title: 'WebhookCreated' },
+);
 
 export const CreateWebhookBody = Body({ url: Url, events: Events, description: Type.Optional(Nullable(Text(1000))) });
 export type CreateWebhookBody = Static<typeof CreateWebhookBody>;
@@ -61,7 +64,7 @@ export const Delivery = Type.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
-  { $id: 'WebhookDelivery' },
+  { title: 'WebhookDelivery' },
 );
 export type Delivery = Static<typeof Delivery>;
 
