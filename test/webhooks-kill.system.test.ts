@@ -150,7 +150,7 @@ async function killMidBacklog(env: Record<string, string>, login: (server: Serve
   const settled = await eventually(async () => {
     const rows = await allDeliveries(second.base, token2, webhookId);
     return rows.length === EVENTS && rows.every((row) => row.status === 'succeeded');
-  }, 120_000);
+  }, 300_000);
   expect(settled).toBe(true);
   const rows = await allDeliveries(second.base, token2, webhookId);
 
