@@ -19,8 +19,9 @@ import { eventually, request, seedStore } from './support/storefront-client.js';
 const EVENTS = 60;
 // The receiver answers this many requests at once, then holds every later one unanswered until the kill.
 const ANSWERED_BEFORE_KILL = 8;
-// Held attempts must still be in flight at the kill; the lease after it is timeout + 30 s.
-const TIMEOUT_MS = 5000;
+// Held attempts must still be in flight at the kill, however loaded the machine (a held attempt that timed
+// out would be retried and sent again before the kill); the lease after it is timeout + 30 s.
+const TIMEOUT_MS = 60_000;
 
 const started: ServerProcess[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -136,7 +137,8 @@ async function killMidBacklog(env: Record<string, string>, login: (server: Serve
   const inFlight = new Set(hook.held.keys());
   first.child.kill('SIGKILL');
   expect((await first.exited).signal).toBe('SIGKILL');
-  expect(hook.hits.length).toBeLessThan(EVENTS);
+  // Some of the backlog had not been sent at all yet.
+  expect(new Set(hook.hits.map((hit) => hit.id)).size).toBeLessThan(EVENTS);
   expect(inFlight.size).toBeGreaterThan(0);
   hook.release();
 
@@ -148,7 +150,7 @@ async function killMidBacklog(env: Record<string, string>, login: (server: Serve
   const settled = await eventually(async () => {
     const rows = await allDeliveries(second.base, token2, webhookId);
     return rows.length === EVENTS && rows.every((row) => row.status === 'succeeded');
-  }, 120_000);
+  }, 300_000);
   expect(settled).toBe(true);
   const rows = await allDeliveries(second.base, token2, webhookId);
 

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Config } from '../config.js';
 import type { Database, Db } from '../db/index.js';
 import { type AttemptOutcome, attempt } from './send.js';
@@ -40,6 +41,8 @@ const RECORD_TRIES = 3;
 export function startDeliveryWorker({ db, listen, config, log }: WorkerSettings): () => Promise<void> {
   const leaseSeconds = Math.ceil(config.webhookTimeoutMs / 1000) + 30;
   const inFlight = new AbortController();
+  // Every attempt in flight listens on it: more than Node's default 10 is expected, not a leak.
+  setMaxListeners(MAX_IN_FLIGHT + 8, inFlight.signal);
   const running = new Set<Promise<void>>();
   let stopped = false;
   let woken = false;
