@@ -68,7 +68,12 @@ export async function registerExportRoutes(app: App, ctx: AppContext, engine: 'p
         const total = await reader.read((db) => countRecords(db, source.table, storeId, updatedSince));
         const serialize = reply.compileSerializationSchema(source.schema, '200') as (record: object) => string;
         reply.type(NDJSON).header('X-Total-Count', String(total)).header('X-Export-Consistency', reader.consistency);
-        return reply.send(exportStream({ source, storeId, updatedSince, reader, serialize }));
+        const stream = exportStream({ source, storeId, updatedSince, reader, serialize });
+        // however the connection ends (even before the body starts), an unfinished export ends with it
+        reply.raw.once('close', () => {
+          if (!stream.readableEnded) stream.destroy();
+        });
+        return reply.send(stream);
       } catch (error) {
         await reader.close();
         throw error;
