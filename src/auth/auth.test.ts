@@ -149,7 +149,9 @@ describe('access tokens (CONTRACT §4)', () => {
     for (const [headers, message, error] of cases) {
       const res = await t.call(null, 'GET', '/attribute-sets', undefined, headers);
       expect(expectError(res, 401, 'UNAUTHORIZED').message).toBe(message);
-      const challenge = error ? `Bearer realm="storefront", error="${error}", error_description="${message.replaceAll('"', "'")}"` : 'Bearer realm="storefront"';
+      const challenge = error
+        ? `Bearer realm="storefront", error="${error}", error_description="${message.replaceAll('"', "'")}"`
+        : 'Bearer realm="storefront"';
       expect(res.headers['www-authenticate']).toBe(challenge);
     }
   });

@@ -24,7 +24,9 @@ const UNKNOWN_KEY: Refusal = ['Revoked or unknown API key', 'invalid_token'];
 const REFUSAL_OF_TOKEN = { malformed: MALFORMED, expired: EXPIRED, signature: BAD_SIGNATURE } as const;
 
 function refuse([message, error]: Refusal): AppError {
-  const challenge = error ? `Bearer realm="storefront", error="${error}", error_description="${message.replaceAll('"', "'")}"` : 'Bearer realm="storefront"';
+  const challenge = error
+    ? `Bearer realm="storefront", error="${error}", error_description="${message.replaceAll('"', "'")}"`
+    : 'Bearer realm="storefront"';
   return unauthorized(message, challenge);
 }
 
