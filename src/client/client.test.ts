@@ -14,8 +14,8 @@ beforeAll(async () => {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/v1`;
   store = await t.newStore();
-});
-afterAll(() => t.close());
+}, 300_000);
+afterAll(() => t?.close());
 
 const clientFor = (options: Partial<StorefrontClientOptions> = {}) => createStorefrontClient({ baseUrl, token: store.token, ...options });
 
