@@ -8,12 +8,14 @@ import { COMMANDS } from '../src/cli-commands.js';
 const dataDir = mkdtempSync(join(tmpdir(), 'storefront-cli-'));
 // Tests that write get their own data dir: on a loaded machine one test's timed-out child still holds its
 // dir's lock, and would fail the next test that opens it.
-const ownDataDir = mkdtempSync(join(tmpdir(), 'storefront-cli-own-'));
+const ownDataDirs: string[] = [];
 afterAll(() => {
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(ownDataDir, { recursive: true, force: true });
+  for (const dir of [dataDir, ...ownDataDirs]) rmSync(dir, { recursive: true, force: true });
 });
-const own = { STOREFRONT_DATA_DIR: ownDataDir };
+function ownDataDir(): { STOREFRONT_DATA_DIR: string } {
+  ownDataDirs.push(mkdtempSync(join(tmpdir(), 'storefront-cli-own-')));
+  return { STOREFRONT_DATA_DIR: ownDataDirs[ownDataDirs.length - 1] };
+}
 
 function cli(args: string[], env: Record<string, string> = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
@@ -62,6 +64,7 @@ describe('the storefront CLI', () => {
   }, 120_000);
 
   it('lists stores and admins as JSON arrays, without password hashes', async () => {
+    const own = ownDataDir();
     const slug = 'list-me';
     const created = await cli([
       'stores',
@@ -87,16 +90,17 @@ describe('the storefront CLI', () => {
     const everyStore = JSON.parse((await cli(['admins', 'list'], own)).stdout);
     expect(everyStore.filter((admin: { store: string }) => admin.store === slug)).toEqual(admins);
     expect(JSON.stringify(everyStore)).not.toMatch(/password|scrypt|argon/i);
-  }, 300_000);
+  }, 900_000);
 
   it('answers a duplicate slug or admin email in words, exit 1, one line', async () => {
+    const own = ownDataDir();
     const args = ['--name', 'Dup', '--admin-email', 'a@dup.test', '--admin-password', 'long-secret-1'];
     expect((await cli(['stores', 'create', '--slug', 'dup', ...args], own)).code).toBe(0);
     const again = await cli(['stores', 'create', '--slug', 'dup', ...args], own);
     expect(again).toEqual({ code: 1, stdout: '', stderr: "storefront: a store with slug 'dup' already exists\n" });
     const admin = await cli(['admins', 'create', '--store', 'dup', '--email', 'A@dup.test', '--password', 'long-secret-1'], own);
     expect(admin).toEqual({ code: 1, stdout: '', stderr: "storefront: store 'dup' already has an admin with email 'a@dup.test'\n" });
-  }, 300_000);
+  }, 900_000);
 
   it('prints help for the CLI and for every command of the table, exit 0', async () => {
     for (const args of [['--help'], ['help']]) {
