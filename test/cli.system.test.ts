@@ -66,18 +66,10 @@ describe('the storefront CLI', () => {
   it('lists stores and admins as JSON arrays, without password hashes', async () => {
     const own = ownDataDir();
     const slug = 'list-me';
-    const created = await cli([
-      'stores',
-      'create',
-      '--slug',
-      slug,
-      '--name',
-      'List',
-      '--admin-email',
-      'one@list.test',
-      '--admin-password',
-      'long-secret-1',
-    ]);
+    const created = await cli(
+      ['stores', 'create', '--slug', slug, '--name', 'List', '--admin-email', 'one@list.test', '--admin-password', 'long-secret-1'],
+      own,
+    );
     expect(created.code, created.stderr).toBe(0);
     await cli(['admins', 'create', '--store', slug, '--email', 'two@list.test', '--password', 'long-secret-2'], own);
     const stores = JSON.parse((await cli(['stores', 'list'], own)).stdout);
