@@ -21,6 +21,13 @@ module.exports = {
       from: { path: '^src/[^/]+\\.ts$', pathNot: notTests },
       to: { path: '^src/[^/]+/', pathNot: '^src/[^/]+/index\\.ts$' },
     },
+    {
+      name: 'client-stands-alone',
+      severity: 'error',
+      comment: "src/client is for the API's users: it imports nothing from the rest of src/ (only openapi-fetch and itself).",
+      from: { path: '^src/client/' },
+      to: { path: '^src/', pathNot: '^src/client/' },
+    },
   ],
   options: {
     includeOnly: '^src/',

@@ -1,82 +1,141 @@
-import { createApiKey, listApiKeys, revokeApiKey } from './api-keys/index.js';
-import { ConfigError, loadConfig } from './config.js';
-import { DataDirLockedError, openMigratedDatabase, withTx } from './db/index.js';
-import { AppError } from './errors.js';
-import { ALL_SCOPES } from './shared/index.js';
-import { createAdmin, createStore, requireStore } from './stores/index.js';
+/**
+ * The CLI's commands, in one declarative table: src/cli.ts parses, dispatches and prints help from it, so a
+ * new command is one entry here (its options and env vars get `--help` for free). Handlers are imported
+ * lazily: the primary of `serve --workers N` loads only the cluster code, each data command only what it runs.
+ */
 
-const USAGE = `usage: storefront <command>
-  serve [--workers N]                     run the HTTP server (default); N processes (PostgreSQL and Redis only)
-  migrate                                 apply pending migrations
-  stores create --slug S --name N --admin-email E --admin-password P
-  admins create --store S --email E --password P
-  api-keys create --store S --name N [--scopes products:read,orders:write | --scopes '*']
-  api-keys list --store S
-  api-keys revoke --store S --id ID`;
+export type OptionValues = Record<string, string | boolean | undefined>;
 
-/** The data commands of the CLI (src/cli.ts dispatches; `serve` is src/server.ts). */
-
-export class UsageError extends Error {}
-
-function option(values: Record<string, string | boolean | undefined>, name: string): string {
-  const value = values[name];
-  if (typeof value !== 'string' || value === '') throw new UsageError(`missing --${name}\n${USAGE}`);
-  return value;
+export interface CliOption {
+  type: 'string' | 'boolean';
+  /** the placeholder in usage lines, e.g. `SLUG` */
+  value?: string;
+  description: string;
+  required?: boolean;
 }
 
-function parseScopes(raw: string | undefined): string[] {
-  const scopes = (raw ?? '*')
-    .split(',')
-    .map((scope) => scope.trim())
-    .filter(Boolean);
-  const unknown = scopes.filter((scope) => !ALL_SCOPES.includes(scope));
-  if (unknown.length || scopes.length === 0) throw new UsageError(`unknown scope ${unknown.join(', ')}; allowed: ${ALL_SCOPES.join(', ')}`);
-  return scopes;
+export interface CliCommand {
+  /** one or two words: `serve`, `stores create` */
+  name: string;
+  summary: string;
+  options: Record<string, CliOption>;
+  /** environment variables this command reads beyond the database ones (DATABASE_URL, STOREFRONT_DATA_DIR) */
+  env?: string[];
+  /** a longer note under the usage line */
+  notes?: string;
+  /** the positional arguments it takes, as usage shows them (`FILE`); none when absent */
+  positionals?: string;
+  /** talks to a running server over HTTP: no database, so its help names no database variables */
+  overHttp?: boolean;
+  /** prints its own output and `run` resolves to the exit code */
+  ownsOutput?: boolean;
+  /** what it prints as JSON on stdout; `undefined` prints nothing (the command wrote its own output) */
+  run(values: OptionValues, positionals: string[]): Promise<unknown>;
+  /** serve: the process keeps running after `run` resolves */
+  keepsRunning?: boolean;
 }
 
-export async function runDataCommand(command: string, values: Record<string, string | boolean | undefined>): Promise<unknown> {
-  const config = loadConfig();
-  const database = await openMigratedDatabase(config);
-  const db = database.db;
-  try {
-    switch (command) {
-      case 'migrate':
-        return { migrated: true, engine: database.engine };
-      case 'stores create':
-        return await withTx(db, async (trx) => {
-          const store = await createStore(trx, { slug: option(values, 'slug'), name: option(values, 'name') });
-          const admin = await createAdmin(trx, store.id, {
-            email: option(values, 'admin-email'),
-            password: option(values, 'admin-password'),
-          });
-          return { store, admin };
-        });
-      case 'admins create': {
-        const store = await requireStore(db, option(values, 'store'));
-        return { admin: await createAdmin(db, store.id, { email: option(values, 'email'), password: option(values, 'password') }) };
-      }
-      case 'api-keys create': {
-        const scopes = parseScopes(values.scopes as string | undefined);
-        const store = await requireStore(db, option(values, 'store'));
-        return await createApiKey(db, store.id, { name: option(values, 'name'), scopes });
-      }
-      case 'api-keys list':
-        return await listApiKeys(db, (await requireStore(db, option(values, 'store'))).id);
-      case 'api-keys revoke':
-        return await revokeApiKey(db, (await requireStore(db, option(values, 'store'))).id, option(values, 'id'));
-      default:
-        throw new UsageError(`unknown command "${command}"\n${USAGE}`);
-    }
-  } finally {
-    await database.close();
-  }
-}
+const STORE: CliOption = { type: 'string', value: 'SLUG', description: 'the store, by slug', required: true };
+const data = () => import('./cli-data.js');
+const overHttp = () => import('./cli/index.js');
+const HTTP_ENV = ['STOREFRONT_URL (the server, e.g. http://127.0.0.1:3000)', 'STOREFRONT_API_KEY (an API key of the store)'];
 
-export function describeError(error: unknown): string {
-  if (error instanceof AppError) {
-    const detail = error.details[0];
-    return detail ? `${error.message}: ${detail.field} ${detail.message}` : error.message;
-  }
-  if (error instanceof UsageError || error instanceof ConfigError || error instanceof DataDirLockedError) return error.message;
-  return `unexpected error: ${(error as Error).message}`;
-}
+export const COMMANDS: CliCommand[] = [
+  {
+    name: 'serve',
+    summary: 'run the HTTP server (the default command)',
+    options: {
+      workers: {
+        type: 'string',
+        value: 'N',
+        description: 'server processes on one port (PostgreSQL and Redis only); same as STOREFRONT_WORKERS',
+      },
+    },
+    env: ['HOST', 'PORT', 'STOREFRONT_JWT_SECRET', 'REDIS_URL', 'STOREFRONT_WORKERS', 'LOG_LEVEL', '… every variable of the README'],
+    notes: 'Migrates, then serves until SIGTERM or SIGINT.',
+    keepsRunning: true,
+    run: async (values) => (await import('./cluster.js')).runServe(values.workers as string | undefined),
+  },
+  { name: 'migrate', summary: 'apply pending migrations', options: {}, run: async () => (await data()).migrate() },
+  {
+    name: 'stores create',
+    summary: 'create a store and its first admin',
+    options: {
+      slug: { type: 'string', value: 'SLUG', description: 'lowercase letters, digits and dashes, 1-64', required: true },
+      name: { type: 'string', value: 'NAME', description: 'display name', required: true },
+      'admin-email': { type: 'string', value: 'EMAIL', description: "the first admin's email", required: true },
+      'admin-password': { type: 'string', value: 'PASSWORD', description: "the first admin's password (8-256 characters)", required: true },
+    },
+    run: async (values) => (await data()).createStoreWithAdmin(values),
+  },
+  { name: 'stores list', summary: 'list every store (JSON array)', options: {}, run: async () => (await data()).listAllStores() },
+  {
+    name: 'admins create',
+    summary: 'add an admin to a store (they log in with POST /auth)',
+    options: {
+      store: STORE,
+      email: { type: 'string', value: 'EMAIL', description: 'login email, unique in the store', required: true },
+      password: { type: 'string', value: 'PASSWORD', description: '8-256 characters', required: true },
+    },
+    run: async (values) => (await data()).addAdmin(values),
+  },
+  {
+    name: 'admins list',
+    summary: 'list admins (JSON array, without password hashes)',
+    options: { store: { ...STORE, required: false, description: "only this store's admins (default: every store's)" } },
+    run: async (values) => (await data()).listStoreAdmins(values),
+  },
+  {
+    name: 'api-keys create',
+    summary: 'create an API key (the key is printed once)',
+    options: {
+      store: STORE,
+      name: { type: 'string', value: 'NAME', description: 'what the key is for', required: true },
+      scopes: { type: 'string', value: 'LIST', description: "comma-separated scopes (products:read,orders:write) or '*' (default)" },
+    },
+    run: async (values) => (await data()).addApiKey(values),
+  },
+  {
+    name: 'api-keys list',
+    summary: "list a store's API keys (never the keys)",
+    options: { store: STORE },
+    run: async (values) => (await data()).listStoreApiKeys(values),
+  },
+  {
+    name: 'api-keys revoke',
+    summary: 'revoke an API key at once',
+    options: { store: STORE, id: { type: 'string', value: 'ID', description: 'the key id (from api-keys list)', required: true } },
+    run: async (values) => (await data()).revokeStoreApiKey(values),
+  },
+  {
+    name: 'import',
+    summary: "upload an NDJSON file to a server's import endpoint and follow the job to its end",
+    options: {
+      resource: { type: 'string', value: 'R', description: 'products, collections, customers or orders', required: true },
+    },
+    positionals: 'FILE',
+    env: HTTP_ENV,
+    notes: 'A progress bar on a terminal, a JSON line per second otherwise; exit 1 when any line failed (its errors are printed)',
+    overHttp: true,
+    ownsOutput: true,
+    run: async (values, positionals) => (await overHttp()).runHttpCommand('import', values, positionals),
+  },
+  {
+    name: 'export',
+    summary: "stream a store's records from a server as NDJSON",
+    options: {
+      resource: {
+        type: 'string',
+        value: 'R',
+        description: 'products, collections, attributes, attributeSets, customers or orders',
+        required: true,
+      },
+      out: { type: 'string', value: 'FILE', description: 'write to FILE (default: stdout)' },
+      'updated-since': { type: 'string', value: 'TIME', description: 'only records updated at or after this date-time' },
+    },
+    env: HTTP_ENV,
+    overHttp: true,
+    ownsOutput: true,
+    run: async (values, positionals) => (await overHttp()).runHttpCommand('export', values, positionals),
+  },
+];

@@ -1,52 +1,140 @@
 import { parseArgs } from 'node:util';
-import { isPrimaryOfWorkers, superviseWorkers } from './cluster.js';
-import { loadConfig } from './config.js';
+import { type CliCommand, COMMANDS, type OptionValues } from './cli-commands.js';
+import { ConfigError } from './config.js';
 
-// Only what every process needs is imported up front: the primary of `serve --workers N` never loads
-// the service (it only supervises), and each command loads what it runs.
+// Parsing, help and dispatch for the command table of src/cli-commands.ts. Only what every process needs is
+// imported up front: each command loads what it runs.
 
-const OPTIONS = {
-  slug: { type: 'string' },
-  name: { type: 'string' },
-  'admin-email': { type: 'string' },
-  'admin-password': { type: 'string' },
-  store: { type: 'string' },
-  email: { type: 'string' },
-  password: { type: 'string' },
-  scopes: { type: 'string' },
-  id: { type: 'string' },
-  workers: { type: 'string' },
-  resource: { type: 'string' },
-  out: { type: 'string' },
-  'updated-since': { type: 'string' },
-} as const;
+/** A command line we cannot run: exit 2 with a hint. */
+class UsageError extends Error {}
 
-async function runServe(workers: string | undefined): Promise<void> {
-  // --workers is STOREFRONT_WORKERS given on the command line (validated, and named, as that).
-  const config = loadConfig(workers === undefined ? process.env : { ...process.env, STOREFRONT_WORKERS: workers });
-  if (isPrimaryOfWorkers(config)) superviseWorkers(config);
-  else await (await import('./server.js')).serve(config);
+const DATABASE_ENV = ['DATABASE_URL (default: embedded PGlite)', 'STOREFRONT_DATA_DIR (default: ./data)'];
+
+function placeholder(name: string, option: CliCommand['options'][string]): string {
+  return option.type === 'boolean' ? `--${name}` : `--${name} ${option.value ?? 'VALUE'}`;
 }
 
+function usageLine(command: CliCommand): string {
+  const options = Object.entries(command.options).map(([name, option]) => {
+    const text = placeholder(name, option);
+    return option.required ? text : `[${text}]`;
+  });
+  return ['storefront', command.name, ...options, ...(command.positionals ? [command.positionals] : [])].join(' ');
+}
+
+function commandHelp(command: CliCommand): string {
+  const lines = [`usage: ${usageLine(command)}`, '', command.summary + (command.notes ? `. ${command.notes}` : '')];
+  const options = Object.entries(command.options);
+  const width = Math.max(12, ...options.map(([name, option]) => placeholder(name, option).length));
+  lines.push('', 'options:');
+  for (const [name, option] of options) lines.push(`  ${placeholder(name, option).padEnd(width)}  ${option.description}`);
+  lines.push(`  ${'--help, -h'.padEnd(width)}  show this help`);
+  lines.push('', 'environment:', ...[...(command.overHttp ? [] : DATABASE_ENV), ...(command.env ?? [])].map((name) => `  ${name}`));
+  if (!command.keepsRunning && !command.ownsOutput) lines.push('', 'Prints JSON on stdout; errors are one line on stderr (exit 1; 2 for a bad command line).');
+  return lines.join('\n');
+}
+
+function generalHelp(commands = COMMANDS): string {
+  const width = Math.max(...commands.map((command) => command.name.length));
+  return [
+    'usage: storefront <command> [options]',
+    '',
+    'commands:',
+    ...commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
+    '',
+    "Run 'storefront <command> --help' (or 'storefront help <command>') for a command's options.",
+    'Configuration is environment variables (README, "Configuration"); the data commands use DATABASE_URL',
+    'or the embedded engine in STOREFRONT_DATA_DIR (stop the server first: the data dir belongs to one process).',
+  ].join('\n');
+}
+
+/** The longest run of leading words that names a command: `stores list --x` → `stores list`. */
+function splitCommand(argv: string[]): { words: string[]; command: CliCommand | undefined; rest: string[] } {
+  const firstOption = argv.findIndex((arg) => arg.startsWith('-'));
+  const words = (firstOption === -1 ? argv : argv.slice(0, firstOption)).slice(0, 2);
+  for (let count = words.length; count > 0; count--) {
+    const command = COMMANDS.find((candidate) => candidate.name === words.slice(0, count).join(' '));
+    if (command) return { words, command, rest: argv.slice(count) };
+  }
+  return { words, command: undefined, rest: argv.slice(words.length) };
+}
+
+/** Help for `words` (a command, a group like `stores`, or nothing); null when they name nothing. */
+function helpFor(words: string[]): string | null {
+  if (words.length === 0) return generalHelp();
+  const name = words.join(' ');
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (command) return commandHelp(command);
+  const group = COMMANDS.filter((candidate) => candidate.name.startsWith(`${words[0]} `));
+  return group.length && words.length === 1 ? generalHelp(group) : null;
+}
+
+function parseOptions(command: CliCommand, args: string[]): { values: OptionValues; positionals: string[] } {
+  const hint = `run 'storefront ${command.name} --help'`;
+  let values: OptionValues;
+  let positionals: string[];
+  try {
+    const options = { ...command.options, help: { type: 'boolean' as const, short: 'h' } };
+    ({ values, positionals } = parseArgs({ args, options, allowPositionals: command.positionals !== undefined, strict: true }));
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.split(/\.\s|\n/, 1)[0]} for '${command.name}'; ${hint}`);
+  }
+  if (values.help) return { values, positionals };
+  for (const [name, option] of Object.entries(command.options)) {
+    const value = values[name];
+    if (option.required && (typeof value !== 'string' || value === ''))
+      throw new UsageError(`missing --${name}; usage: ${usageLine(command)}`);
+  }
+  return { values, positionals };
+}
+
+async function run(argv: string[]): Promise<number> {
+  if (argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h') {
+    const help = helpFor(argv.slice(1).filter((arg) => !arg.startsWith('-')));
+    if (help === null) throw new UsageError(`unknown command '${argv.slice(1).join(' ')}'; run 'storefront --help'`);
+    process.stdout.write(`${help}\n`);
+    return 0;
+  }
+  const { words, command, rest } = argv.length === 0 ? { words: [], command: COMMANDS[0], rest: [] } : splitCommand(argv);
+  if (!command) {
+    const group = helpFor(words);
+    if (group !== null && (rest.includes('--help') || rest.includes('-h'))) {
+      process.stdout.write(`${group}\n`);
+      return 0;
+    }
+    // `storefront --workers 2` is `serve --workers 2`, as before the command table.
+    if (words.length === 0) return runCommand(COMMANDS[0], rest);
+    const known = group === null ? `unknown command '${words.join(' ')}'` : `'${words.join(' ')}' needs a subcommand`;
+    throw new UsageError(`${known}; run 'storefront --help'`);
+  }
+  return runCommand(command, rest);
+}
+
+async function runCommand(command: CliCommand, args: string[]): Promise<number> {
+  const { values, positionals } = parseOptions(command, args);
+  if (values.help) {
+    process.stdout.write(`${commandHelp(command)}\n`);
+    return 0;
+  }
+  const output = await command.run(values, positionals);
+  if (command.ownsOutput) return output as number;
+  if (command.keepsRunning) return -1;
+  if (output !== undefined) process.stdout.write(`${JSON.stringify(output)}\n`);
+  return 0;
+}
+
+/** Runs one command line; the exit code, or -1 when the process keeps running (serve). */
 export async function main(argv: string[]): Promise<number> {
   try {
-    const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-    if (positionals[0] === 'import' || positionals[0] === 'export') {
-      // over HTTP against a running server (src/cli): no config, no database
-      return await (await import('./cli/index.js')).runHttpCommand(positionals[0], values, positionals.slice(1));
-    }
-    const command = positionals.slice(0, positionals[0] === 'serve' || positionals[0] === 'migrate' ? 1 : 2).join(' ') || 'serve';
-    if (command === 'serve') {
-      await runServe(values.workers);
-      return -1;
-    }
-    const { runDataCommand } = await import('./cli-commands.js');
-    process.stdout.write(`${JSON.stringify(await runDataCommand(command, values))}\n`);
-    return 0;
+    return await run(argv);
   } catch (error) {
-    const { describeError, UsageError } = await import('./cli-commands.js');
-    process.stderr.write(`storefront: ${describeError(error)}\n`);
-    return error instanceof UsageError ? 2 : 1;
+    if (error instanceof UsageError) {
+      process.stderr.write(`storefront: ${error.message}\n`);
+      return 2;
+    }
+    const message = error instanceof ConfigError ? error.message : (await import('./cli-data.js')).describeError(error);
+    process.stderr.write(`storefront: ${message}\n`);
+    return 1;
   }
 }
 

@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { pino } from 'pino';
-import { type Config, ConfigError } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
 
 /**
  * `storefront serve --workers N`: a primary process that runs N server processes (Node's cluster
@@ -113,4 +113,14 @@ export function superviseWorkers(config: Config): void {
 /** True in the process that should supervise workers rather than serve. */
 export function isPrimaryOfWorkers(config: Config): boolean {
   return config.workers > 1 && cluster.isPrimary;
+}
+
+/**
+ * `storefront serve [--workers N]`: the primary of N workers only supervises (it never loads the service),
+ * anything else serves. --workers is STOREFRONT_WORKERS given on the command line (validated, and named, as that).
+ */
+export async function runServe(workers: string | undefined): Promise<void> {
+  const config = loadConfig(workers === undefined ? process.env : { ...process.env, STOREFRONT_WORKERS: workers });
+  if (isPrimaryOfWorkers(config)) superviseWorkers(config);
+  else await (await import('./server.js')).serve(config);
 }

@@ -58,8 +58,9 @@ export const invalidField = (field: string, message: string, where: ErrorDetail[
 export const duplicateValue = (field: string, message = `${field} is already taken in this store`) =>
   new AppError(400, 'DUPLICATE_VALUE', message, [{ field, in: 'body', message }]);
 
-export const unauthorized = (message = 'Missing or invalid bearer credential') =>
-  new AppError(401, 'UNAUTHORIZED', message, [], { 'WWW-Authenticate': 'Bearer' });
+/** A 401; `challenge` is the `WWW-Authenticate` value (RFC 6750: `Bearer` plus, for a refused credential, its error). */
+export const unauthorized = (message = 'Missing or invalid bearer credential', challenge = 'Bearer') =>
+  new AppError(401, 'UNAUTHORIZED', message, [], { 'WWW-Authenticate': challenge });
 
 export const forbidden = (scope: string) => new AppError(403, 'FORBIDDEN', `This credential lacks the scope ${scope}`);
 

@@ -3,9 +3,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../src/cli-commands.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'storefront-cli-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+// Tests that write get their own data dir: on a loaded machine one test's timed-out child still holds its
+// dir's lock, and would fail the next test that opens it.
+const ownDataDirs: string[] = [];
+afterAll(() => {
+  for (const dir of [dataDir, ...ownDataDirs]) rmSync(dir, { recursive: true, force: true });
+});
+function ownDataDir(): { STOREFRONT_DATA_DIR: string } {
+  ownDataDirs.push(mkdtempSync(join(tmpdir(), 'storefront-cli-own-')));
+  return { STOREFRONT_DATA_DIR: ownDataDirs[ownDataDirs.length - 1] };
+}
 
 function cli(args: string[], env: Record<string, string> = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
@@ -52,6 +62,87 @@ describe('the storefront CLI', () => {
     const revoked = await cli(['api-keys', 'revoke', '--store', 'acme', '--id', key.id]);
     expect(JSON.parse(revoked.stdout)).toEqual({ id: key.id });
   }, 120_000);
+
+  it('lists stores and admins as JSON arrays, without password hashes', async () => {
+    const own = ownDataDir();
+    const slug = 'list-me';
+    const created = await cli(
+      ['stores', 'create', '--slug', slug, '--name', 'List', '--admin-email', 'one@list.test', '--admin-password', 'long-secret-1'],
+      own,
+    );
+    expect(created.code, created.stderr).toBe(0);
+    await cli(['admins', 'create', '--store', slug, '--email', 'two@list.test', '--password', 'long-secret-2'], own);
+    const stores = JSON.parse((await cli(['stores', 'list'], own)).stdout);
+    expect(stores).toContainEqual({ id: JSON.parse(created.stdout).store.id, slug, name: 'List', createdAt: expect.any(String) });
+    const admins = JSON.parse((await cli(['admins', 'list', '--store', slug], own)).stdout);
+    expect(admins).toEqual([
+      { id: expect.any(String), store: slug, email: 'one@list.test', createdAt: expect.any(String) },
+      { id: expect.any(String), store: slug, email: 'two@list.test', createdAt: expect.any(String) },
+    ]);
+    const everyStore = JSON.parse((await cli(['admins', 'list'], own)).stdout);
+    expect(everyStore.filter((admin: { store: string }) => admin.store === slug)).toEqual(admins);
+    expect(JSON.stringify(everyStore)).not.toMatch(/password|scrypt|argon/i);
+  }, 900_000);
+
+  it('answers a duplicate slug or admin email in words, exit 1, one line', async () => {
+    const own = ownDataDir();
+    const args = ['--name', 'Dup', '--admin-email', 'a@dup.test', '--admin-password', 'long-secret-1'];
+    expect((await cli(['stores', 'create', '--slug', 'dup', ...args], own)).code).toBe(0);
+    const again = await cli(['stores', 'create', '--slug', 'dup', ...args], own);
+    expect(again).toEqual({ code: 1, stdout: '', stderr: "storefront: a store with slug 'dup' already exists\n" });
+    const admin = await cli(['admins', 'create', '--store', 'dup', '--email', 'A@dup.test', '--password', 'long-secret-1'], own);
+    expect(admin).toEqual({ code: 1, stdout: '', stderr: "storefront: store 'dup' already has an admin with email 'a@dup.test'\n" });
+  }, 900_000);
+
+  it('prints help for the CLI and for every command of the table, exit 0', async () => {
+    for (const args of [['--help'], ['help']]) {
+      const general = await cli(args);
+      expect(general.code, args.join(' ')).toBe(0);
+      for (const command of COMMANDS) expect(general.stdout).toContain(`  ${command.name}  `);
+    }
+    // One process per command (each form of asking is used for some command): a process start is slow.
+    const forms = [
+      (words: string[]) => [...words, '--help'],
+      (words: string[]) => ['help', ...words],
+      (words: string[]) => [...words, '-h'],
+    ];
+    for (const [index, command] of COMMANDS.entries()) {
+      const args = forms[index % forms.length](command.name.split(' '));
+      const help = await cli(args);
+      expect(help.code, args.join(' ')).toBe(0);
+      expect(help.stdout, args.join(' ')).toMatch(new RegExp(`^usage: storefront ${command.name}`));
+      for (const option of Object.keys(command.options)) expect(help.stdout).toContain(`--${option}`);
+      expect(help.stdout).toContain('DATABASE_URL');
+      expect(help.stderr).toBe('');
+    }
+    const group = await cli(['stores', '--help']);
+    expect(group.stdout).toContain('stores list');
+    expect(group.stdout).not.toContain('api-keys');
+  }, 600_000);
+
+  it('refuses a bad command line with a hint and exit 2', async () => {
+    const cases: [string[], string][] = [
+      [['frobnicate'], "storefront: unknown command 'frobnicate'; run 'storefront --help'\n"],
+      [['stores'], "storefront: 'stores' needs a subcommand; run 'storefront --help'\n"],
+      [['help', 'nothing'], "storefront: unknown command 'nothing'; run 'storefront --help'\n"],
+      [['stores', 'list', '--bogus'], "storefront: Unknown option '--bogus' for 'stores list'; run 'storefront stores list --help'\n"],
+      [['stores', 'list', 'extra'], "storefront: Unexpected argument 'extra' for 'stores list'; run 'storefront stores list --help'\n"],
+      [['api-keys', 'list'], 'storefront: missing --store; usage: storefront api-keys list --store SLUG\n'],
+    ];
+    for (const [args, stderr] of cases) expect(await cli(args), args.join(' ')).toEqual({ code: 2, stdout: '', stderr });
+  }, 120_000);
+
+  it('says in one line that the database is unreachable', async () => {
+    const result = await cli(['stores', 'list'], {
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/postgres',
+      STOREFRONT_JWT_SECRET: 'x'.repeat(40),
+    });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringMatching(/^storefront: cannot reach the database \(ECONNREFUSED\)[^\n]*\n$/),
+    });
+  }, 60_000);
 
   it('fails with a one-line message and a non-zero exit on bad input', async () => {
     const cases: [string[], RegExp][] = [

@@ -63,7 +63,7 @@ describe.skipIf(!postgresUrl || !redisUrl)('two server processes on one PostgreS
     expect((await request(servers[0].base, token, 'DELETE', `/api-keys/${created.body.data.id}`)).status).toBe(200);
     const refused = await request(servers[1].base, key, 'GET', '/attribute-sets');
     expect(refused.status).toBe(401);
-    expect(refused.body.error.message).toBe('Revoked or unknown credential');
+    expect(refused.body.error.message).toBe('Revoked or unknown API key');
   });
 
   it('throttles failed logins for one account and address across both processes', async () => {

@@ -78,10 +78,11 @@ describe('bearer credentials', () => {
     for (const credential of [null, 'garbage', forged, expired, unsigned, 'sfk_short', `sfk_${'a'.repeat(40)}`]) {
       const res = await t.call(credential, 'GET', '/attribute-sets');
       expectError(res, 401, 'UNAUTHORIZED');
-      expect(res.headers['www-authenticate']).toBe('Bearer');
+      expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="storefront"/);
     }
     const basic = await t.call(null, 'GET', '/attribute-sets', undefined, { authorization: `Basic ${store.token}` });
     expectError(basic, 401, 'UNAUTHORIZED');
+    expect(basic.headers['www-authenticate']).toMatch(/^Bearer realm="storefront", error="invalid_request"/);
   });
 });
 
@@ -106,19 +107,20 @@ describe('access tokens (CONTRACT §4)', () => {
     await t.database.db.deleteFrom('admins').where('store_id', '=', store.id).execute();
     for (const [method, body] of [['GET'], ['POST', { name: 'x' }]] as const) {
       const res = await t.call(store, method, '/attribute-sets', body);
-      expect(expectError(res, 401, 'UNAUTHORIZED').message).toBe('Revoked or unknown credential');
-      expect(res.headers['www-authenticate']).toBe('Bearer');
+      expect(expectError(res, 401, 'UNAUTHORIZED').message).toBe('Access token of an admin or store that no longer exists');
+      expect(res.headers['www-authenticate']).toMatch(/error="invalid_token"/);
     }
   });
 
   it('are refused once their store no longer exists, for reads and writes', async () => {
     const store = await t.newStore();
     await t.database.db.deleteFrom('stores').where('id', '=', store.id).execute();
-    expectError(await t.call(store, 'GET', '/attribute-sets'), 401, 'UNAUTHORIZED');
-    expectError(await t.call(store, 'POST', '/attribute-sets', { name: 'x' }), 401, 'UNAUTHORIZED');
+    const gone = 'Access token of an admin or store that no longer exists';
+    expect(expectError(await t.call(store, 'GET', '/attribute-sets'), 401, 'UNAUTHORIZED').message).toBe(gone);
+    expect(expectError(await t.call(store, 'POST', '/attribute-sets', { name: 'x' }), 401, 'UNAUTHORIZED').message).toBe(gone);
   });
 
-  it('say why a credential is refused', async () => {
+  it('say why a credential is refused, in the message and in WWW-Authenticate (RFC 6750)', async () => {
     const store = await t.newStore();
     const key = (await t.call(store, 'POST', '/api-keys', { name: 'k', scopes: ['*'] })).body.data;
     await t.call(store, 'DELETE', `/api-keys/${key.id}`);
@@ -126,15 +128,31 @@ describe('access tokens (CONTRACT §4)', () => {
       .setSubject('x')
       .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
       .sign(new TextEncoder().encode(t.config.jwtSecret));
-    const cases: [string | null, string][] = [
-      [null, 'Missing bearer credential'],
-      ['garbage', 'Malformed bearer credential'],
-      ['sfk_short', 'Malformed bearer credential'],
-      [expired, 'Expired access token'],
-      [key.key, 'Revoked or unknown credential'],
+    const forged = await sign({ store: store.id })
+      .setSubject('x')
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('another-secret-another-secret-00'));
+    const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ store: store.id, sub: 'x', iss: 'storefront' })).toString('base64url')}.`;
+    const malformedHeader = 'Malformed Authorization header: expected "Bearer <access token or API key>"';
+    const cases: [Record<string, string>, string, string | null][] = [
+      [{}, 'Missing bearer credential', null],
+      [{ authorization: `Basic ${store.token}` }, malformedHeader, 'invalid_request'],
+      [{ authorization: 'Bearer' }, malformedHeader, 'invalid_request'],
+      [{ authorization: 'Bearer garbage' }, 'Malformed bearer credential', 'invalid_token'],
+      [{ authorization: 'Bearer sfk_short' }, 'Malformed bearer credential', 'invalid_token'],
+      [{ authorization: `Bearer ${expired}` }, 'Expired access token', 'invalid_token'],
+      [{ authorization: `Bearer ${forged}` }, 'Invalid access token signature', 'invalid_token'],
+      [{ authorization: `Bearer ${unsigned}` }, 'Invalid access token signature', 'invalid_token'],
+      [{ authorization: `Bearer ${key.key}` }, 'Revoked or unknown API key', 'invalid_token'],
+      [{ authorization: `Bearer sfk_${'a'.repeat(40)}` }, 'Revoked or unknown API key', 'invalid_token'],
     ];
-    for (const [credential, message] of cases) {
-      expect(expectError(await t.call(credential, 'GET', '/attribute-sets'), 401, 'UNAUTHORIZED').message).toBe(message);
+    for (const [headers, message, error] of cases) {
+      const res = await t.call(null, 'GET', '/attribute-sets', undefined, headers);
+      expect(expectError(res, 401, 'UNAUTHORIZED').message).toBe(message);
+      const challenge = error
+        ? `Bearer realm="storefront", error="${error}", error_description="${message.replaceAll('"', "'")}"`
+        : 'Bearer realm="storefront"';
+      expect(res.headers['www-authenticate']).toBe(challenge);
     }
   });
 });

@@ -8,11 +8,27 @@ import type { CredentialGuard } from './credential-guard.js';
 import { adminExists } from './credentials.sql.js';
 import { verifyAccessToken } from './tokens.js';
 
-// One message per reason, one code for all (CONTRACT §3: 401 UNAUTHORIZED, WWW-Authenticate: Bearer).
-const MISSING = 'Missing bearer credential';
-const MALFORMED = 'Malformed bearer credential';
-const EXPIRED = 'Expired access token';
-const UNKNOWN = 'Revoked or unknown credential';
+// One message per reason, one code for all (401 UNAUTHORIZED). `WWW-Authenticate` follows RFC 6750: no error
+// when no credential was sent, `invalid_request` for a header not of the form `Bearer <credential>`,
+// `invalid_token` for a credential refused. A revoked and an unknown API key share one message on purpose:
+// telling them apart would confirm to whoever holds an old leaked key that it once was real
+// (docs/decisions.md, "401 messages").
+type Refusal = readonly [message: string, error: 'invalid_request' | 'invalid_token' | null];
+const MISSING: Refusal = ['Missing bearer credential', null];
+const MALFORMED_HEADER: Refusal = ['Malformed Authorization header: expected "Bearer <access token or API key>"', 'invalid_request'];
+const MALFORMED: Refusal = ['Malformed bearer credential', 'invalid_token'];
+const EXPIRED: Refusal = ['Expired access token', 'invalid_token'];
+const BAD_SIGNATURE: Refusal = ['Invalid access token signature', 'invalid_token'];
+const GONE: Refusal = ['Access token of an admin or store that no longer exists', 'invalid_token'];
+const UNKNOWN_KEY: Refusal = ['Revoked or unknown API key', 'invalid_token'];
+const REFUSAL_OF_TOKEN = { malformed: MALFORMED, expired: EXPIRED, signature: BAD_SIGNATURE } as const;
+
+function refuse([message, error]: Refusal): AppError {
+  const challenge = error
+    ? `Bearer realm="storefront", error="${error}", error_description="${message.replaceAll('"', "'")}"`
+    : 'Bearer realm="storefront"';
+  return unauthorized(message, challenge);
+}
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -28,13 +44,13 @@ export function bearerOf(request: FastifyRequest): string | null {
  */
 export function createCredentialResolver(ctx: AppContext, cache: CredentialCache) {
   async function resolveApiKey(credential: string): Promise<Auth> {
-    if (!API_KEY_PATTERN.test(credential)) throw unauthorized(MALFORMED);
+    if (!API_KEY_PATTERN.test(credential)) throw refuse(MALFORMED);
     const hash = hashApiKey(credential);
     const cached = cache.get(hash);
     if (cached) return cached;
     const generation = cache.generation;
     const key = await findLiveApiKey(ctx.db, credential);
-    if (!key) throw unauthorized(UNKNOWN);
+    if (!key) throw refuse(UNKNOWN_KEY);
     const auth: Auth = Object.freeze({ storeId: key.store_id, scopes: key.scopes, kind: 'key', principal: `key:${key.id}` });
     cache.put(hash, apiKeyTag(key.store_id, key.id), auth, generation);
     return auth;
@@ -42,14 +58,12 @@ export function createCredentialResolver(ctx: AppContext, cache: CredentialCache
 
   async function resolveAccessToken(credential: string): Promise<Auth> {
     const claims = await verifyAccessToken(credential, ctx.config.jwtSecret);
-    if (claims === 'expired') throw unauthorized(EXPIRED);
-    if (claims === 'malformed') throw unauthorized(MALFORMED);
-    if (claims === 'unknown') throw unauthorized(UNKNOWN);
+    if (typeof claims === 'string') throw refuse(REFUSAL_OF_TOKEN[claims]);
     const tag = adminTag(claims.storeId, claims.adminId);
     const cached = cache.get(tag);
     if (cached) return cached;
     const generation = cache.generation;
-    if (!(await adminExists(ctx.db, claims.storeId, claims.adminId))) throw unauthorized(UNKNOWN);
+    if (!(await adminExists(ctx.db, claims.storeId, claims.adminId))) throw refuse(GONE);
     const auth: Auth = Object.freeze({ storeId: claims.storeId, scopes: ['*'], kind: 'token', principal: `admin:${claims.adminId}` });
     cache.put(tag, tag, auth, generation);
     return auth;
@@ -65,11 +79,11 @@ export function authenticate(ctx: AppContext, guard: CredentialGuard, cache: Cre
   return async (request: FastifyRequest): Promise<void> => {
     const config = request.routeOptions.config;
     if (config.public || !request.routeOptions.url) return;
-    if (!request.headers.authorization) throw unauthorized(MISSING);
+    if (!request.headers.authorization) throw refuse(MISSING);
     // A header that is not `Bearer <credential>` is an invalid credential too, and counts as one.
     const credential = bearerOf(request) ?? '';
     const auth = await guard.resolve(request.ip, credential, async () => {
-      if (!credential) throw unauthorized(MALFORMED);
+      if (!credential) throw refuse(MALFORMED_HEADER);
       return resolve(credential);
     });
     if (config.tokenOnly && auth.kind !== 'token') {

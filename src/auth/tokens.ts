@@ -6,7 +6,7 @@ export interface AccessClaims {
 }
 
 /** Why a token was refused; each reason has its own 401 message. */
-export type TokenRejection = 'malformed' | 'expired' | 'unknown';
+export type TokenRejection = 'malformed' | 'expired' | 'signature';
 
 const ISSUER = 'storefront';
 
@@ -26,8 +26,9 @@ export async function issueAccessToken(claims: AccessClaims, secret: string, ttl
 
 function rejectionOf(error: unknown): TokenRejection {
   if (error instanceof errors.JWTExpired) return 'expired';
-  // A bad signature or another issuer: not a token of ours (jose checks the signature before the claims).
-  if (error instanceof errors.JWSSignatureVerificationFailed || error instanceof errors.JOSEAlgNotAllowed) return 'unknown';
+  // Signed with another key, or not signed with HS256 at all (`alg: none`): not a token of ours. jose checks
+  // the signature before the claims, so an expired token with a bad signature is a bad signature.
+  if (error instanceof errors.JWSSignatureVerificationFailed || error instanceof errors.JOSEAlgNotAllowed) return 'signature';
   return 'malformed';
 }
 

@@ -2,7 +2,16 @@ import type { Db } from '../db/index.js';
 import { withTx } from '../db/index.js';
 import { AppError, invalidField } from '../errors.js';
 import { EMAIL, hashPassword, MAX_PASSWORD, MIN_PASSWORD, newId } from '../shared/index.js';
-import { countStoreRows, insertAdmin, insertStore, type StoreRecord, selectAdminByEmail, selectStoreBySlug } from './stores.sql.js';
+import {
+  countStoreRows,
+  insertAdmin,
+  insertStore,
+  type StoreRecord,
+  selectAdminByEmail,
+  selectAdmins,
+  selectStoreBySlug,
+  selectStores,
+} from './stores.sql.js';
 
 export type { StoreRecord } from './stores.sql.js';
 
@@ -48,4 +57,17 @@ export function findAdminByEmail(db: Db, storeId: string, email: string) {
 
 export function countStores(db: Db): Promise<number> {
   return countStoreRows(db);
+}
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+export async function listStores(db: Db) {
+  const rows = await selectStores(db);
+  return rows.map((row) => ({ id: row.id, slug: row.slug, name: row.name, createdAt: iso(row.created_at) }));
+}
+
+/** Admins without their password hashes; `storeId` null lists every store's. */
+export async function listAdmins(db: Db, storeId: string | null) {
+  const rows = await selectAdmins(db, storeId);
+  return rows.map((row) => ({ id: row.id, store: row.store_slug, email: row.email, createdAt: iso(row.created_at) }));
 }

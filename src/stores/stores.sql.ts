@@ -37,3 +37,18 @@ export async function countStoreRows(db: Db): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Every store, oldest first (the CLI's `stores list`: an operator's view across stores). */
+export function selectStores(db: Db) {
+  return db.selectFrom('stores').select(['id', 'slug', 'name', 'created_at']).orderBy('created_at').orderBy('id').execute();
+}
+
+/** The admins of one store, or of every store when `storeId` is null, with their store's slug. */
+export function selectAdmins(db: Db, storeId: string | null) {
+  let query = db
+    .selectFrom('admins')
+    .innerJoin('stores', 'stores.id', 'admins.store_id')
+    .select(['admins.id', 'admins.email', 'admins.created_at', 'stores.slug as store_slug']);
+  if (storeId !== null) query = query.where('admins.store_id', '=', storeId);
+  return query.orderBy('admins.created_at').orderBy('admins.id').execute();
+}

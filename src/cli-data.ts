@@ -1,0 +1,116 @@
+import { createApiKey, listApiKeys, revokeApiKey } from './api-keys/index.js';
+import type { OptionValues } from './cli-commands.js';
+import { loadConfig } from './config.js';
+import { type Database, DataDirLockedError, openMigratedDatabase, withTx } from './db/index.js';
+import { AppError, fromDatabaseError } from './errors.js';
+import { ALL_SCOPES } from './shared/index.js';
+import { createAdmin, createStore, listAdmins, listStores, requireStore } from './stores/index.js';
+
+/** The data commands of the CLI (src/cli-commands.ts lists them): open the configured database, act, close. */
+
+/** A failure the user can fix, said in one line (src/cli.ts prints it after `storefront: `). */
+export class CliError extends Error {}
+
+async function withDatabase<T>(work: (database: Database) => Promise<T>): Promise<T> {
+  const database = await openMigratedDatabase(loadConfig());
+  try {
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+const text = (values: OptionValues, name: string) => String(values[name] ?? '');
+
+/** A unique violation said in the user's words; anything else passes through. */
+async function unique<T>(work: Promise<T>, field: string, message: string): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    const mapped = error instanceof AppError ? error : fromDatabaseError(error as Error);
+    if (mapped?.code === 'DUPLICATE_VALUE' && mapped.details[0]?.field === field) throw new CliError(message);
+    throw error;
+  }
+}
+
+export function migrate() {
+  return withDatabase(async (database) => ({ migrated: true, engine: database.engine }));
+}
+
+export function createStoreWithAdmin(values: OptionValues) {
+  const slug = text(values, 'slug');
+  return withDatabase((database) =>
+    unique(
+      withTx(database.db, async (trx) => {
+        const store = await createStore(trx, { slug, name: text(values, 'name') });
+        const admin = await createAdmin(trx, store.id, { email: text(values, 'admin-email'), password: text(values, 'admin-password') });
+        return { store, admin };
+      }),
+      'slug',
+      `a store with slug '${slug}' already exists`,
+    ),
+  );
+}
+
+export function listAllStores() {
+  return withDatabase((database) => listStores(database.db));
+}
+
+export function addAdmin(values: OptionValues) {
+  const email = text(values, 'email');
+  return withDatabase(async ({ db }) => {
+    const store = await requireStore(db, text(values, 'store'));
+    const admin = createAdmin(db, store.id, { email, password: text(values, 'password') });
+    return { admin: await unique(admin, 'email', `store '${store.slug}' already has an admin with email '${email.trim().toLowerCase()}'`) };
+  });
+}
+
+export function listStoreAdmins(values: OptionValues) {
+  return withDatabase(async ({ db }) => {
+    const slug = values.store;
+    return listAdmins(db, typeof slug === 'string' ? (await requireStore(db, slug)).id : null);
+  });
+}
+
+function parseScopes(raw: string | undefined): string[] {
+  const scopes = (raw ?? '*')
+    .split(',')
+    .map((scope) => scope.trim())
+    .filter(Boolean);
+  const unknown = scopes.filter((scope) => !ALL_SCOPES.includes(scope));
+  if (unknown.length || scopes.length === 0) throw new CliError(`unknown scope ${unknown.join(', ')}; allowed: ${ALL_SCOPES.join(', ')}`);
+  return scopes;
+}
+
+export function addApiKey(values: OptionValues) {
+  const scopes = parseScopes(values.scopes as string | undefined);
+  return withDatabase(async ({ db }) => {
+    const store = await requireStore(db, text(values, 'store'));
+    return createApiKey(db, store.id, { name: text(values, 'name'), scopes });
+  });
+}
+
+export function listStoreApiKeys(values: OptionValues) {
+  return withDatabase(async ({ db }) => listApiKeys(db, (await requireStore(db, text(values, 'store'))).id));
+}
+
+export function revokeStoreApiKey(values: OptionValues) {
+  return withDatabase(async ({ db }) => revokeApiKey(db, (await requireStore(db, text(values, 'store'))).id, text(values, 'id')));
+}
+
+const firstLine = (message: string) => message.split('\n', 1)[0];
+
+/** One line for any failure: never a stack trace or SQL. */
+export function describeError(error: unknown): string {
+  if (error instanceof CliError || error instanceof DataDirLockedError) return error.message;
+  const appError = error instanceof AppError ? error : fromDatabaseError(error as Error);
+  if (appError?.status === 503 && !(error instanceof AppError)) {
+    const reason = (error as { code?: string }).code || firstLine((error as Error).message);
+    return `cannot reach the database (${reason}): check DATABASE_URL and that PostgreSQL is running`;
+  }
+  if (appError) {
+    const detail = appError.details[0];
+    return detail ? `${appError.message}: ${detail.field} ${detail.message}` : appError.message;
+  }
+  return `unexpected error: ${firstLine(error instanceof Error ? error.message : String(error))}`;
+}
