@@ -30,7 +30,8 @@ function commandHelp(command: CliCommand): string {
   for (const [name, option] of options) lines.push(`  ${placeholder(name, option).padEnd(width)}  ${option.description}`);
   lines.push(`  ${'--help, -h'.padEnd(width)}  show this help`);
   lines.push('', 'environment:', ...[...(command.overHttp ? [] : DATABASE_ENV), ...(command.env ?? [])].map((name) => `  ${name}`));
-  if (!command.keepsRunning && !command.ownsOutput) lines.push('', 'Prints JSON on stdout; errors are one line on stderr (exit 1; 2 for a bad command line).');
+  if (!command.keepsRunning && !command.ownsOutput)
+    lines.push('', 'Prints JSON on stdout; errors are one line on stderr (exit 1; 2 for a bad command line).');
   return lines.join('\n');
 }
 
