@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext } from '../../test/helpers.js';
 
@@ -7,33 +8,65 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('GET /docs (Swagger UI, loaded on the first visit)', () => {
-  it('serves the UI page, its assets and the service own OpenAPI document, without credentials', async () => {
-    const old = await t.app.inject({ method: 'GET', url: '/docs/static/index.html' });
-    expect(old.statusCode).toBe(302);
-    expect(old.headers.location).toBe('/docs/');
+describe('GET /docs (Scalar, loaded on the first visit)', () => {
+  it('serves the page, the bundle it names and nothing from elsewhere, without credentials', async () => {
+    const entry = await t.app.inject({ method: 'GET', url: '/docs' });
+    expect(entry.statusCode).toBe(301);
+    expect(entry.headers.location).toBe('/docs/');
     const page = await t.app.inject({ method: 'GET', url: '/docs/' });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
-    expect(page.body).toMatch(/swagger-ui/);
     expect(page.headers['x-request-id']).toBeTruthy();
+    expect(page.body).toMatch(/<title>Storefront API<\/title>/);
+    // Offline: no URL of another host in the page (the bundle's own offline settings are in the config).
+    expect(page.body.replace(/http:\/\/www\.w3\.org\/2000\/svg/g, '')).not.toMatch(/https?:\/\//);
+    expect(page.body).toContain('"withDefaultFonts":false');
+    expect(page.body).toContain('"telemetry":false');
 
-    const entry = await t.app.inject({ method: 'GET', url: '/docs' });
-    expect(entry.statusCode).toBe(200);
-
-    const script = await t.app.inject({ method: 'GET', url: '/docs/static/swagger-ui-bundle.js' });
-    expect(script.statusCode).toBe(200);
-    expect(Number(script.headers['content-length'])).toBe(script.rawPayload.length);
-    expect(script.rawPayload.length).toBeGreaterThan(100_000);
-
-    const document = await t.app.inject({ method: 'GET', url: '/docs/json' });
-    expect(document.statusCode).toBe(200);
-    const served = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
-    expect(document.json()).toEqual(served.json());
+    const bundleFile = /<script src="js\/(scalar-[0-9a-f]{12}\.js)"><\/script>/.exec(page.body)?.[1];
+    expect(bundleFile).toBeTruthy();
+    const bundle = await t.app.inject({ method: 'GET', url: `/docs/js/${bundleFile}` });
+    expect(bundle.statusCode).toBe(200);
+    expect(bundle.headers['content-type']).toMatch(/^application\/javascript/);
+    expect(bundle.headers['cache-control']).toMatch(/immutable/);
+    expect(bundle.rawPayload.length).toBeGreaterThan(1_000_000);
+    expect(bundle.body).toContain('createApiReference');
+    const zipped = await t.app.inject({ method: 'GET', url: `/docs/js/${bundleFile}`, headers: { 'accept-encoding': 'gzip, br' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.rawPayload.length).toBeLessThan(bundle.rawPayload.length / 2);
+    expect(gunzipSync(zipped.rawPayload).equals(bundle.rawPayload)).toBe(true);
   });
 
-  it('answers 404 for what the UI does not have', async () => {
-    const missing = await t.app.inject({ method: 'GET', url: '/docs/static/nothing-here.js' });
-    expect(missing.statusCode).toBe(404);
+  it("serves the page's document: the API's own, with the guide, sidebar groups and a same-origin server", async () => {
+    const served = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    const answer = await t.app.inject({ method: 'GET', url: '/docs/json' });
+    expect(answer.statusCode).toBe(200);
+    const page = answer.json();
+    expect(page.paths).toEqual(served.paths);
+    expect(page.components).toEqual(served.components);
+    expect(page.info.description).toContain('## Getting started');
+    expect(page.info.description).toContain('](/docs/pages/safe-writes.md)');
+    expect(page.servers).toEqual([{ url: new URL(served.servers[0].url).pathname.replace(/\/$/, '') || '/', description: 'this server' }]);
+    const operationTags = new Set(
+      Object.values(served.paths as Record<string, Record<string, { tags?: string[] }>>).flatMap((item) =>
+        Object.values(item).flatMap((operation) => operation.tags ?? []),
+      ),
+    );
+    const grouped = (page['x-tagGroups'] as { tags: string[] }[]).flatMap((group) => group.tags);
+    expect(grouped.sort()).toEqual(
+      [...new Set([...operationTags, ...(served.tags ?? []).map((tag: { name: string }) => tag.name)])].sort(),
+    );
+  });
+
+  it('serves the docs the guide links to as plain text, and 404s in the envelope for the rest', async () => {
+    const linked = await t.app.inject({ method: 'GET', url: '/docs/pages/safe-writes.md' });
+    expect(linked.statusCode).toBe(200);
+    expect(linked.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(linked.body).toMatch(/^# Safe writes/);
+    for (const url of ['/docs/pages/nothing.md', '/docs/pages/..%2FREADME.md', '/docs/js/scalar.js', '/docs/static/index.html']) {
+      const missing = await t.app.inject({ method: 'GET', url });
+      expect(missing.statusCode, url).toBe(404);
+      expect(missing.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
+    }
   });
 });
