@@ -38,6 +38,8 @@ import {
   serverOptions,
   validatorCompiler,
 } from './http/index.js';
+import { importJobKinds, registerImports } from './imports/index.js';
+import { registerJobs } from './jobs/index.js';
 import { createMediaStore, registerMediaRoutes } from './media/index.js';
 import { registerOrderRoutes } from './orders/index.js';
 import { registerProductRoutes } from './products/index.js';
@@ -121,6 +123,8 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
       await registerOrderRoutes(api, ctx);
       await registerEventRoutes(api, ctx);
       await registerWebhooks(api, ctx, database.listen);
+      await registerImports(api, ctx);
+      await registerJobs(api, ctx, database.listen, importJobKinds(ctx, api.log));
     },
     { prefix: '/api/v1' },
   );

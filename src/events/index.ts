@@ -7,6 +7,7 @@ export { eventPurge, purgeOldEvents } from './purge.js';
 export {
   type AppendListener,
   appendEvents,
+  forgetNotedChanges,
   loadRecordsWith,
   noteChange,
   noteUpdated,

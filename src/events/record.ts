@@ -30,6 +30,14 @@ export function noteChange(trx: Tx, type: EventType, id: string, load: () => Pro
   if (!noted.has(key)) noted.set(key, { type, load });
 }
 
+/**
+ * Drops what the transaction's work noted so far: an import line rolled back to its savepoint must not
+ * leave its derived events to the next line's append.
+ */
+export function forgetNotedChanges(trx: Tx): void {
+  notedBy.delete(trx);
+}
+
 /** Reads a record of one kind as GET returns it (404 AppError when it is gone). */
 export type RecordLoader = (trx: Tx, storeId: string, id: string) => Promise<object>;
 

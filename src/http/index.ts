@@ -10,5 +10,5 @@ export { assertAccessDeclared, createRouteMirror } from './routing.js';
 export { registerSafeWrites } from './safe-writes.js';
 export { capConnections, drainRefusedBody, serverOptions } from './server-limits.js';
 export { looksLikeWebUrl, webUrlProblem } from './urls.js';
-export { validatorCompiler } from './validation.js';
+export { compileBodyCheck, validatorCompiler } from './validation.js';
 export { sendWrite } from './write.js';

@@ -34,7 +34,7 @@ interface RouteSchema {
   querystring?: JsonSchema;
 }
 
-function unique(details: ErrorDetail[]): ErrorDetail[] {
+export function uniqueDetails(details: ErrorDetail[]): ErrorDetail[] {
   const seen = new Map<string, ErrorDetail>();
   for (const detail of details) {
     const key = `${detail.in}\u0000${detail.field}`;
@@ -55,5 +55,5 @@ export async function guardInput(request: FastifyRequest): Promise<void> {
   ];
   if (schema.body && request.body !== undefined) details.push(...shapeDetails(schema.body, request.body, 'body', strict));
   if (strict) details.push(...shapeDetails(schema.querystring ?? NO_PARAMETERS, request.query, 'query', true));
-  if (details.length > 0) throw validationError(unique(details));
+  if (details.length > 0) throw validationError(uniqueDetails(details));
 }

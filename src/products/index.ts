@@ -2,3 +2,4 @@
 export { registerProductRoutes } from './products.routes.js';
 export type { ProductTables } from './products.tables.js';
 export { resolveStock, returnStock, type StockLine, type StockMove, type StockShortage, takeStock, type UnresolvedLines } from './stock.js';
+export { importProductLine } from './products.import.js';
