@@ -1,6 +1,6 @@
+import type { Static, TSchema } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
 import ajvFormats from 'ajv-formats';
-import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifySchemaCompiler } from 'fastify';
 import { fromValidation, validationError } from '../errors.js';
 import { uniqueDetails } from './input-guard.js';

@@ -4,8 +4,8 @@ import type { App, AppContext } from '../http/index.js';
 import { sendWrite, validatorCompiler } from '../http/index.js';
 import { insertJob, JobEnvelope, toJobOutput } from '../jobs/index.js';
 import { newId } from '../shared/index.js';
-import type { ImportHandlers } from './import-job.js';
 import { IMPORT_RESOURCES } from './handlers.js';
+import type { ImportHandlers } from './import-job.js';
 import { ImportQuery, NdjsonBody } from './imports.schema.js';
 import { importsDir, receiveUpload, tooLarge, UploadedFile } from './upload.js';
 
@@ -42,7 +42,7 @@ export async function registerImportRoutes(api: App, ctx: AppContext, handlers: 
       if (upload instanceof UploadedFile && !upload.adopted) await upload.remove();
     });
     // The job's URL, on the first answer and on a replay alike (a replay re-sends the recorded body only).
-    scope.addHook('onSend', async (request, reply, payload) => {
+    scope.addHook('onSend', async (_request, reply, payload) => {
       if (reply.statusCode !== 202 || typeof payload !== 'string') return payload;
       const id = (JSON.parse(payload) as { data?: { id?: string } }).data?.id;
       if (id) reply.header('Location', `/api/v1/jobs/${id}`);

@@ -79,7 +79,9 @@ describe('POST /imports?resource=products', () => {
     expect(beta.id).not.toBe('ignored-id');
     expect(beta.createdAt).not.toBe('2001-01-01T00:00:00.000Z');
     expect(beta.variants).toHaveLength(9);
-    const blue = beta.variants.find((v: { attributes: Record<string, string> }) => v.attributes.Size === 'M' && v.attributes.Color === 'Blue');
+    const blue = beta.variants.find(
+      (v: { attributes: Record<string, string> }) => v.attributes.Size === 'M' && v.attributes.Color === 'Blue',
+    );
     expect(blue).toMatchObject({ price: 22, stock: 4, sku: 'beta-m-blue' });
     expect(importFiles()).not.toContain(expect.stringContaining(job.id));
   });
@@ -114,7 +116,10 @@ describe('POST /imports?resource=products', () => {
     const store = await t.newStore();
     await importAndRun(t, store, 'products', [productLine('evt')]);
     await importAndRun(t, store, 'products', [{ title: 'Evt 2', handle: 'evt' }, '{bad']);
-    const events = (await t.call(store, 'GET', '/events?limit=100')).body.data as { type: string; data: { handle: string; title: string } }[];
+    const events = (await t.call(store, 'GET', '/events?limit=100')).body.data as {
+      type: string;
+      data: { handle: string; title: string };
+    }[];
     const ofProduct = events.filter((e) => e.type.startsWith('product.'));
     expect(ofProduct.map((e) => e.type)).toEqual(['product.created', 'product.updated']);
     expect(ofProduct[1].data).toMatchObject({ handle: 'evt', title: 'Evt 2' });
@@ -125,7 +130,11 @@ describe('POST /imports?resource=products', () => {
   it('refuses other content types (415), an unknown resource (400), and a body over the limit (413)', async () => {
     const store = await t.newStore();
     expectError(await t.call(store, 'POST', '/imports?resource=products', { title: 'x' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
-    expectError(await t.call(store, 'POST', '/imports?resource=products', 'a', { 'content-type': 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectError(
+      await t.call(store, 'POST', '/imports?resource=products', 'a', { 'content-type': 'text/plain' }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
     expectError(await t.call(store, 'POST', '/imports?resource=products'), 415, 'UNSUPPORTED_MEDIA_TYPE');
     const bad = expectError(await postImport(t, store, 'widgets', [productLine('w')]), 400, 'VALIDATION_ERROR');
     expect(bad.details[0]).toMatchObject({ field: 'resource', in: 'query' });
@@ -176,7 +185,12 @@ describe('jobs: cancel, tenancy, scopes', () => {
     await runStoreJobs(t, store, { crashAfterBatches: 1 });
     // the runner is "between batches": the cancel is seen by its next batch
     expect((await t.call(store, 'POST', `/jobs/${running.id}/cancel`)).body.data.status).toBe('running');
-    await t.database.db.updateTable('jobs').set({ lease_until: new Date(0) }).where('store_id', '=', store.id).where('id', '=', running.id).execute();
+    await t.database.db
+      .updateTable('jobs')
+      .set({ lease_until: new Date(0) })
+      .where('store_id', '=', store.id)
+      .where('id', '=', running.id)
+      .execute();
     await runStoreJobs(t, store);
     const job = (await t.call(store, 'GET', `/jobs/${running.id}`)).body.data;
     expect(job).toMatchObject({ status: 'cancelled', processed: 100, created: 100 });
@@ -239,7 +253,12 @@ describe('jobs: resume', () => {
     await runStoreJobs(t, store);
     expect((await t.call(store, 'GET', `/jobs/${posted.id}`)).body.data.processed).toBe(200);
     // the dead runner's lease runs out: the next runner resumes after the last committed batch
-    await t.database.db.updateTable('jobs').set({ lease_until: new Date(0) }).where('store_id', '=', store.id).where('id', '=', posted.id).execute();
+    await t.database.db
+      .updateTable('jobs')
+      .set({ lease_until: new Date(0) })
+      .where('store_id', '=', store.id)
+      .where('id', '=', posted.id)
+      .execute();
     await runStoreJobs(t, store);
     const done = (await t.call(store, 'GET', `/jobs/${posted.id}`)).body.data;
     expect(done).toMatchObject({ status: 'succeeded', total: 230, processed: 230, created: 229, updated: 0, failed: 1 });

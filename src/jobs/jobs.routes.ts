@@ -2,8 +2,8 @@ import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
 import { IdParams, ok, okList } from '../shared/index.js';
 import { JobEnvelope, JobErrorListEnvelope, JobErrorsQuery, JobListEnvelope, JobListQuery } from './jobs.schema.js';
-import type { JobKinds } from './runner.js';
 import { cancelJob, getJob, listJobErrors, listJobs, toJobOutput } from './jobs.service.js';
+import type { JobKinds } from './runner.js';
 
 const tags = ['Jobs'];
 // A job is read with its resource's read scope, cancelled with its write scope: the service checks it
@@ -54,6 +54,7 @@ export async function registerJobRoutes(app: App, ctx: AppContext, kinds: JobKin
         response: { 200: JobEnvelope },
       },
     },
-    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => cancelJob(trx, kinds, storeId, request.auth.scopes, request.params.id)),
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => cancelJob(trx, kinds, storeId, request.auth.scopes, request.params.id)),
   );
 }

@@ -164,5 +164,9 @@ export async function insertJobErrors(trx: Tx, held: Held, errors: JobErrorInput
 }
 
 export function selectJobErrors(db: Db, storeId: string, jobId: string) {
-  return db.selectFrom('job_errors').select(['line', 'code', 'message', 'details']).where('store_id', '=', storeId).where('job_id', '=', jobId);
+  return db
+    .selectFrom('job_errors')
+    .select(['line', 'code', 'message', 'details'])
+    .where('store_id', '=', storeId)
+    .where('job_id', '=', jobId);
 }

@@ -1,5 +1,6 @@
 /** The public surface of products: what other folders may use. */
+
+export { importProductLine } from './products.import.js';
 export { registerProductRoutes } from './products.routes.js';
 export type { ProductTables } from './products.tables.js';
 export { resolveStock, returnStock, type StockLine, type StockMove, type StockShortage, takeStock, type UnresolvedLines } from './stock.js';
-export { importProductLine } from './products.import.js';

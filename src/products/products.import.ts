@@ -4,8 +4,8 @@ import type { ImportLineHandler } from '../imports/index.js';
 import { suppliedSlug } from '../shared/index.js';
 import type { ProductContext } from './product-input.js';
 import { CreateProductBody } from './products.schema.js';
-import { productIdByHandle } from './products.sql.js';
 import { createProduct, updateProduct } from './products.service.js';
+import { productIdByHandle } from './products.sql.js';
 
 const checkLine = compileBodyCheck(CreateProductBody);
 

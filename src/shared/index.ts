@@ -29,7 +29,7 @@ export { escapeLike, ilikeAny, ListQuery, type ListSpec, paginationOf, runList, 
 export { type CountedList, countedTotal } from './list-counts.js';
 export { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 export { type PurgeJob, purgeOnce, startPurgeLoop } from './purge-loop.js';
-export { startWakeLoop, type WakeLoopSettings } from './wake-loop.js';
 export { assertReference, deleteRecord, lockedCurrent, lockRecord, missingReferences, recordExists } from './references.js';
 export { ALL_SCOPES, hasScope } from './scopes.js';
 export { insertWithFreeSlug, slugBase, suppliedSlug, toSlug } from './slug.js';
+export { startWakeLoop, type WakeLoopSettings } from './wake-loop.js';

@@ -21,7 +21,13 @@ export async function runStoreJobs(t: TestContext, store: TestStore, options: Om
 export const NDJSON = { 'content-type': 'application/x-ndjson' };
 
 /** POST /imports with `lines` (objects become JSON lines, strings are sent as they are). */
-export function postImport(t: TestContext, store: TestStore | string, resource: string, lines: unknown[], headers: Record<string, string> = {}) {
+export function postImport(
+  t: TestContext,
+  store: TestStore | string,
+  resource: string,
+  lines: unknown[],
+  headers: Record<string, string> = {},
+) {
   const body = lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n');
   return t.call(store, 'POST', `/imports?resource=${resource}`, body, { ...NDJSON, ...headers });
 }
