@@ -26,8 +26,10 @@ export interface ImportJobSettings {
   /** a line longer than this (the API's body limit) is a PAYLOAD_TOO_LARGE line */
   maxLineBytes: number;
   handlers: ImportHandlers;
-  /** lines per batch (per transaction) */
+  /** lines per batch (per transaction), at most */
   batchLines: number;
+  /** milliseconds of work per batch, at most (the line that crosses it ends the batch) */
+  batchMs: number;
   log: { error(object: object, message: string): void };
 }
 
@@ -45,26 +47,42 @@ export function importJobKind(settings: ImportJobSettings): JobKind {
       if (!existsSync(path)) throw new JobFailure('the import file is missing (every server process must share STOREFRONT_DATA_DIR)');
       const lines = readLines(path, Number(job.position_bytes), job.position_line, settings.maxLineBytes);
       let batch: FileLine[] = [];
-      const commit = (taken: FileLine[]) => commitBatch((trx) => applyBatch(trx, job.store_id, handler, taken, settings));
+      // A batch ends at batchLines lines or batchMs of work, whichever comes first: the lines it did not
+      // reach start the next batch (on PGlite a transaction holds the one session, so this bounds how
+      // long the API waits behind an import).
+      const commit = async () => {
+        let applied = 0;
+        const going = await commitBatch(async (trx) => {
+          const outcome = await applyBatch(trx, job.store_id, handler, batch, settings);
+          applied = outcome.applied;
+          return outcome;
+        });
+        batch = batch.slice(applied);
+        return going;
+      };
       for await (const line of lines) {
         batch.push(line);
         if (batch.length < settings.batchLines) continue;
-        if (!(await commit(batch))) return;
-        batch = [];
+        if (!(await commit())) return;
       }
-      if (batch.length > 0) await commit(batch);
+      while (batch.length > 0) if (!(await commit())) return;
     },
     cleanup: (job) => removeUpload(fileOf(settings.dataDir, job.params)),
   };
 }
 
 async function applyBatch(trx: Tx, storeId: string, handler: ImportLineHandler, lines: FileLine[], settings: ImportJobSettings) {
-  const outcome: BatchOutcome = {
+  const outcome: BatchOutcome & { applied: number } = {
     progress: { processed: 0, created: 0, updated: 0, failed: 0, positionBytes: 0, positionLine: 0 },
     errors: [],
+    applied: 0,
   };
   const { progress } = outcome;
+  const deadline = performance.now() + settings.batchMs;
   for (const line of lines) {
+    // at least one line per batch, so a slow line still moves the job on
+    if (outcome.applied > 0 && performance.now() > deadline) break;
+    outcome.applied++;
     progress.positionBytes = line.end;
     progress.positionLine = line.line;
     if (line.text !== null && BLANK.test(line.text)) continue;

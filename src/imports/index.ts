@@ -9,17 +9,23 @@ export { IMPORT_RESOURCES, type ImportResource } from './handlers.js';
 export type { ImportContext, ImportHandlers } from './import-job.js';
 export type { ImportLineHandler, ImportLineOutcome } from './types.js';
 
-/** Lines per batch: one transaction each (docs/imports.md, "Batches and resume"). */
+/** A batch (one transaction): at most this many lines, and about this long (docs/imports.md, "Batches and resume"). */
 export const IMPORT_BATCH_LINES = 100;
+export const IMPORT_BATCH_MS = 250;
 
 /** The job kinds this folder runs: `import`. */
-export function importJobKinds(ctx: ImportContext, log: { error(object: object, message: string): void }): JobKinds {
+export function importJobKinds(
+  ctx: ImportContext,
+  log: { error(object: object, message: string): void },
+  batch = { lines: IMPORT_BATCH_LINES, ms: IMPORT_BATCH_MS },
+): JobKinds {
   return {
     import: importJobKind({
       dataDir: ctx.config.dataDir,
       maxLineBytes: ctx.config.bodyLimit,
       handlers: importHandlers(ctx),
-      batchLines: IMPORT_BATCH_LINES,
+      batchLines: batch.lines,
+      batchMs: batch.ms,
       log,
     }),
   };

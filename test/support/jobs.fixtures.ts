@@ -7,7 +7,8 @@ const quiet = { warn: () => undefined, error: () => undefined };
 
 /** The runner of a test: the app's job kinds, only the store's jobs (the PostgreSQL database is shared). */
 function runnerOf(t: TestContext) {
-  const kinds = importJobKinds({ config: t.config, media: createMediaStore(t.config) }, quiet);
+  // batches of exactly 100 lines (no time cut on a slow machine), so tests know where each batch ends
+  const kinds = importJobKinds({ config: t.config, media: createMediaStore(t.config) }, quiet, { lines: 100, ms: 3_600_000 });
   return { db: t.database.db, kinds, leaseSeconds: 30, log: quiet };
 }
 
