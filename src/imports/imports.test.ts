@@ -267,3 +267,16 @@ describe('jobs: resume', () => {
     expect(errors.map((e: { line: number }) => e.line)).toEqual([151]);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents POST /imports with an NDJSON body and a 202 job, and the jobs routes', async () => {
+    const paths = (await t.call(null, 'GET', '/openapi.json')).body.paths;
+    const post = paths['/api/v1/imports'].post;
+    expect(Object.keys(post.requestBody.content)).toEqual(['application/x-ndjson']);
+    expect(post.responses['202']).toBeDefined();
+    expect(post.parameters.map((p: { name: string }) => p.name)).toContain('resource');
+    for (const path of ['/api/v1/jobs', '/api/v1/jobs/{id}', '/api/v1/jobs/{id}/errors', '/api/v1/jobs/{id}/cancel']) {
+      expect(paths[path], path).toBeDefined();
+    }
+  });
+});
