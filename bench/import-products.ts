@@ -30,7 +30,11 @@ const API_CREATES = Number(process.argv[3] ?? 300);
 
 const variantsOf = (i: number, price: number) =>
   PRODUCT_OPTIONS[0].values.flatMap((size, s) =>
-    PRODUCT_OPTIONS[1].values.map((color, c) => ({ attributes: { Size: size, Color: color }, price: price + s + c / 10, stock: (i + s + c) % 50 })),
+    PRODUCT_OPTIONS[1].values.map((color, c) => ({
+      attributes: { Size: size, Color: color },
+      price: price + s + c / 10,
+      stock: (i + s + c) % 50,
+    })),
   );
 
 function productLine(i: number) {
@@ -40,12 +44,14 @@ function productLine(i: number) {
 
 async function writeFile(path: string, count: number): Promise<void> {
   const out = createWriteStream(path);
-  for (let i = 0; i < count; i++) if (!out.write(`${JSON.stringify(productLine(i))}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
+  for (let i = 0; i < count; i++)
+    if (!out.write(`${JSON.stringify(productLine(i))}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
   out.end();
   await finished(out);
 }
 
-const p = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))] ?? 0;
+const p = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))] ?? 0;
 
 async function main() {
   const target = await createTarget(process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite', process.env.BENCH_DATABASE_URL ?? null);
@@ -62,7 +68,10 @@ async function main() {
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     const store = await createStore(database.db, { slug: `bench-${randomBytes(4).toString('hex')}`, name: 'Bench' });
     const adminId = newId();
-    await database.db.insertInto('admins').values({ store_id: store.id, id: adminId, email: 'b@b.test', password_hash: 'unused' }).execute();
+    await database.db
+      .insertInto('admins')
+      .values({ store_id: store.id, id: adminId, email: 'b@b.test', password_hash: 'unused' })
+      .execute();
     const token = await issueAccessToken({ storeId: store.id, adminId }, config.jwtSecret, 36_000);
     const call = async (method: string, path: string, body?: string | Readable, type = 'application/json') => {
       const res = await fetch(`${url}/api/v1${path}`, {
@@ -108,7 +117,12 @@ async function main() {
         rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
       }, 200);
       const t0 = performance.now();
-      const posted = await call('POST', '/imports?resource=products', Readable.from(createReadStream(file)) as never, 'application/x-ndjson');
+      const posted = await call(
+        'POST',
+        '/imports?resource=products',
+        Readable.from(createReadStream(file)) as never,
+        'application/x-ndjson',
+      );
       let job = posted.data;
       let done = false;
       const during = getLatencies(() => done);
