@@ -39,6 +39,8 @@ import {
   serverOptions,
   validatorCompiler,
 } from './http/index.js';
+import { importJobKinds, registerImports } from './imports/index.js';
+import { registerJobs } from './jobs/index.js';
 import { createMediaStore, registerMediaRoutes } from './media/index.js';
 import { registerOrderRoutes } from './orders/index.js';
 import { registerProductRoutes } from './products/index.js';
@@ -123,6 +125,8 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
       await registerEventRoutes(api, ctx);
       await registerExportRoutes(api, ctx, database.engine);
       await registerWebhooks(api, ctx, database.listen);
+      await registerImports(api, ctx);
+      await registerJobs(api, ctx, database.listen, importJobKinds(ctx, api.log));
     },
     { prefix: '/api/v1' },
   );

@@ -44,6 +44,12 @@ export interface Config {
   webhookWorker: boolean;
   /** days a finished webhook delivery (succeeded or failed) is kept after its last attempt, then purged */
   webhookDeliveryRetentionDays: number;
+  /** the largest NDJSON body POST /imports takes (streamed to a file under dataDir, never held in memory) */
+  importMaxBytes: number;
+  /** this process runs a job runner (every process may; a job runs in one process at a time) */
+  jobRunner: boolean;
+  /** how long a running job's claim lasts without a heartbeat: a job of a dead process resumes after it */
+  jobLeaseSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -181,5 +187,8 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: readInt(env, 'STOREFRONT_WEBHOOK_TIMEOUT_MS', 10_000, 100, 10 * MINUTE),
     webhookWorker: readBoolean(env, 'STOREFRONT_WEBHOOK_WORKER', true),
     webhookDeliveryRetentionDays: readInt(env, 'STOREFRONT_WEBHOOK_DELIVERY_RETENTION_DAYS', 30, 1, 3650),
+    importMaxBytes: readInt(env, 'STOREFRONT_IMPORT_MAX_BYTES', 1024 * 1024 * 1024, 1, 1024 * 1024 * 1024 * 1024),
+    jobRunner: readBoolean(env, 'STOREFRONT_JOB_RUNNER', true),
+    jobLeaseSeconds: readInt(env, 'STOREFRONT_JOB_LEASE_SECONDS', 30, 1, HOUR),
   };
 }

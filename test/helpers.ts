@@ -66,8 +66,9 @@ export async function openTestDatabase(): Promise<{ database: Database; dataDir:
 export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
   const base = loadConfig({ STOREFRONT_DATA_DIR: dataDir, STOREFRONT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent' });
   // No webhook worker unless a test asks for one: on a shared PostgreSQL, another file's worker (with its
-  // own retry schedule and address rules) would otherwise claim that test's deliveries.
-  return { ...base, rateLimit: 0, publicUrl: 'http://storefront.test', webhookWorker: false, ...overrides };
+  // own retry schedule and address rules) would otherwise claim that test's deliveries. No job runner either
+  // (another file's runner would claim this file's jobs): tests run their store's jobs with runStoreJobs.
+  return { ...base, rateLimit: 0, publicUrl: 'http://storefront.test', webhookWorker: false, jobRunner: false, ...overrides };
 }
 
 export async function setupTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {

@@ -89,7 +89,8 @@ export function authenticate(ctx: AppContext, guard: CredentialGuard, cache: Cre
     if (config.tokenOnly && auth.kind !== 'token') {
       throw new AppError(403, 'FORBIDDEN', 'API keys are managed with an access token, not with an API key');
     }
-    if (config.scope && !hasScope(auth.scopes, config.scope)) throw forbidden(config.scope);
+    const scope = typeof config.scope === 'function' ? config.scope(request) : config.scope;
+    if (scope && !hasScope(auth.scopes, scope)) throw forbidden(scope);
     request.auth = auth;
   };
 }

@@ -6,6 +6,7 @@ import type { CollectionTables } from '../collections/index.js';
 import type { CustomerTables } from '../customers/index.js';
 import type { EventTables } from '../events/index.js';
 import type { IdempotencyTables } from '../idempotency/index.js';
+import type { JobTables } from '../jobs/index.js';
 import type { OrderTables } from '../orders/index.js';
 import type { ProductTables } from '../products/index.js';
 import type { StoreTables } from '../stores/index.js';
@@ -27,4 +28,5 @@ export interface DB
     IdempotencyTables,
     EventTables,
     OrderTables,
-    WebhookTables {}
+    WebhookTables,
+    JobTables {}

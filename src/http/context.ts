@@ -42,8 +42,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** no bearer credential needed */
     public?: boolean;
-    /** the scope an API key needs for this route */
-    scope?: string;
+    /**
+     * the scope an API key needs for this route; a function when it depends on the request (POST /imports:
+     * the resource's write scope), returning null when the service checks it against the record (jobs)
+     */
+    scope?: string | ((request: FastifyRequest) => string | null);
     /** only an access token may call this route, never an API key */
     tokenOnly?: boolean;
     /** the response is one record and carries its ETag (set from the response schema, see http/safe-writes.ts) */

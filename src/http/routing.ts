@@ -38,7 +38,7 @@ export function createRouteMirror() {
  * A route that says none is refused at registration rather than left open to every credential.
  */
 export function assertAccessDeclared(route: Pick<RouteOptions, 'method' | 'url' | 'config'>): void {
-  const config = (route.config ?? {}) as { public?: boolean; scope?: string; tokenOnly?: boolean };
+  const config = (route.config ?? {}) as { public?: boolean; scope?: unknown; tokenOnly?: boolean };
   if (config.public || config.scope || config.tokenOnly) return;
   throw new Error(`${String(route.method)} ${route.url} declares no access: set config.scope, config.tokenOnly or config.public`);
 }

@@ -130,6 +130,12 @@ export async function handlesLike(db: Db, storeId: string, base: string): Promis
 }
 
 /** Whether another product of the store than `productId` has `handle`. */
+/** The id of the store's product with this handle (an import's natural key). */
+export async function productIdByHandle(db: Db, storeId: string, handle: string): Promise<string | undefined> {
+  const row = await db.selectFrom('products').select('id').where('store_id', '=', storeId).where('handle', '=', handle).executeTakeFirst();
+  return row?.id;
+}
+
 export async function handleTakenByOther(db: Db, storeId: string, productId: string, handle: string): Promise<boolean> {
   const other = await db
     .selectFrom('products')

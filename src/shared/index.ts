@@ -33,3 +33,4 @@ export { type PurgeJob, purgeOnce, startPurgeLoop } from './purge-loop.js';
 export { assertReference, deleteRecord, lockedCurrent, lockRecord, missingReferences, recordExists } from './references.js';
 export { ALL_SCOPES, hasScope } from './scopes.js';
 export { insertWithFreeSlug, slugBase, suppliedSlug, toSlug } from './slug.js';
+export { startWakeLoop, type WakeLoopSettings } from './wake-loop.js';

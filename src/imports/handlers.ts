@@ -1,0 +1,22 @@
+import { importCollectionLine } from '../collections/index.js';
+import { importCustomerLine } from '../customers/index.js';
+import { importOrderLine } from '../orders/index.js';
+import { importProductLine } from '../products/index.js';
+import type { ImportContext, ImportHandlers } from './import-job.js';
+
+/** The resources POST /imports takes, each with its natural key (docs/imports.md). */
+export const IMPORT_RESOURCES = ['products', 'collections', 'customers', 'orders'] as const;
+export type ImportResource = (typeof IMPORT_RESOURCES)[number];
+
+/**
+ * Each resource's line handler (src/imports/types.ts), written in the resource's own folder and exported
+ * from its index.ts. A resource without one is refused by POST /imports (400 naming `resource`).
+ */
+export function importHandlers(ctx: ImportContext): ImportHandlers {
+  return {
+    products: importProductLine(ctx),
+    collections: importCollectionLine(ctx),
+    customers: importCustomerLine,
+    orders: importOrderLine,
+  };
+}

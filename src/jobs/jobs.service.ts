@@ -1,0 +1,101 @@
+import { sql } from 'kysely';
+import type { Db, Tx } from '../db/index.js';
+import { forbidden, notFound } from '../errors.js';
+import { hasScope, isId, iso, isoOrNull, type ListSpec, runList } from '../shared/index.js';
+import type { Job, JobError, JobErrorsQuery, JobListQuery } from './jobs.schema.js';
+import { findJob, type JobRow, lockJob, requestCancel, selectJobErrors, selectJobs } from './jobs.sql.js';
+import type { JobKinds } from './runner.js';
+
+/**
+ * Jobs as the API shows them. A job is read with the read scope of its resource and cancelled with its
+ * write scope (an import of products: products:read, products:write); a list shows only the jobs of
+ * resources the credential may read.
+ */
+
+export function toJobOutput(row: JobRow): Job {
+  return {
+    id: row.id,
+    type: row.type,
+    resource: row.resource,
+    status: row.status,
+    total: row.total,
+    processed: row.processed,
+    created: row.created,
+    updated: row.updated,
+    failed: row.failed,
+    createdAt: iso(row.created_at),
+    startedAt: isoOrNull(row.started_at),
+    finishedAt: isoOrNull(row.finished_at),
+  };
+}
+
+const missing = () => notFound('Job');
+
+/** The scopes that name resources: `products:read` -> `products`; `*` reads everything (null). */
+function readableResources(scopes: readonly string[]): string[] | null {
+  if (hasScope(scopes, '*')) return null;
+  return scopes.filter((scope) => scope.endsWith(':read')).map((scope) => scope.slice(0, -':read'.length));
+}
+
+const jobListSpec: ListSpec<readonly ['createdAt']> = {
+  path: '/jobs',
+  sorts: { createdAt: sql`created_at`, updatedAt: sql`updated_at` },
+  idColumn: sql`id`,
+  search: (pattern) => sql`resource ILIKE ${pattern}`,
+};
+
+export async function listJobs(db: Db, storeId: string, scopes: readonly string[], query: JobListQuery) {
+  let base = selectJobs(db, storeId);
+  const readable = readableResources(scopes);
+  if (readable !== null) base = readable.length ? base.where('resource', 'in', readable) : base.where(sql<boolean>`false`);
+  if (query.status !== undefined) base = base.where('status', '=', query.status);
+  if (query.resource !== undefined) base = base.where('resource', '=', query.resource);
+  const { rows, pagination } = await runList(base, query, jobListSpec, { db, storeId });
+  return { data: rows.map(toJobOutput), pagination };
+}
+
+/** The job, if the store has it; 403 when the credential lacks the scope of its resource. */
+export async function getJob(db: Db, storeId: string, scopes: readonly string[], id: string, access: 'read' | 'write' = 'read') {
+  const row = isId(id) ? await findJob(db, storeId, id) : undefined;
+  if (!row) throw missing();
+  assertScope(scopes, row, access);
+  return row;
+}
+
+function assertScope(scopes: readonly string[], row: JobRow, access: 'read' | 'write'): void {
+  const needed = `${row.resource}:${access}`;
+  if (!hasScope(scopes, needed)) throw forbidden(needed);
+}
+
+// Errors come in line order only (the query takes no sort and no updatedSince): both keys are the line.
+const errorListSpec: ListSpec<readonly ['createdAt']> = {
+  path: '/jobs/{id}/errors',
+  sorts: { createdAt: sql`line`, updatedAt: sql`line` },
+  idColumn: sql`line`,
+  search: () => sql`true`,
+};
+
+export async function listJobErrors(db: Db, storeId: string, scopes: readonly string[], id: string, query: JobErrorsQuery) {
+  await getJob(db, storeId, scopes, id);
+  const params = { ...query, sort: 'createdAt' };
+  const { rows, pagination } = await runList(selectJobErrors(db, storeId, id), params, errorListSpec, { db, storeId, within: [id] });
+  const data = rows.map((row) => ({ ...row, details: row.details as JobError['details'] }));
+  return { data, pagination };
+}
+
+/**
+ * Cancels: a queued job at once, a running one after its current batch (its runner sees the flag in the
+ * next batch's transaction); a finished job is returned as it is. The row is locked first, so a batch in
+ * progress commits before the cancel is decided.
+ */
+export async function cancelJob(trx: Tx, kinds: JobKinds, storeId: string, scopes: readonly string[], id: string): Promise<Job> {
+  const before = isId(id) ? await lockJob(trx, storeId, id) : undefined;
+  if (!before) throw missing();
+  assertScope(scopes, before, 'write');
+  if (before.status !== 'queued' && before.status !== 'running') return toJobOutput(before);
+  const row = await requestCancel(trx, storeId, id);
+  if (!row) throw missing();
+  // a queued job never reaches a runner: what it kept goes now (a running one's runner removes it)
+  if (before.status === 'queued') await kinds[row.type]?.cleanup(row);
+  return toJobOutput(row);
+}

@@ -1,0 +1,43 @@
+import { importJobKinds } from '../../src/imports/index.js';
+import { type RunOptions, runOneJob } from '../../src/jobs/runner.js';
+import { createMediaStore } from '../../src/media/index.js';
+import type { TestContext, TestStore } from '../helpers.js';
+
+const quiet = { warn: () => undefined, error: () => undefined };
+
+/** The runner of a test: the app's job kinds, only the store's jobs (the PostgreSQL database is shared). */
+function runnerOf(t: TestContext) {
+  // batches of exactly 100 lines (no time cut on a slow machine), so tests know where each batch ends
+  const kinds = importJobKinds({ config: t.config, media: createMediaStore(t.config) }, quiet, { lines: 100, ms: 3_600_000 });
+  return { db: t.database.db, kinds, leaseSeconds: 30, log: quiet };
+}
+
+/** Runs the store's runnable jobs to the end (tests run without the background runner). */
+export async function runStoreJobs(t: TestContext, store: TestStore, options: Omit<RunOptions, 'storeId'> = {}): Promise<void> {
+  while (await runOneJob(runnerOf(t), { ...options, storeId: store.id })) {
+    if (options.crashAfterBatches !== undefined) return;
+  }
+}
+
+export const NDJSON = { 'content-type': 'application/x-ndjson' };
+
+/** POST /imports with `lines` (objects become JSON lines, strings are sent as they are). */
+export function postImport(
+  t: TestContext,
+  store: TestStore | string,
+  resource: string,
+  lines: unknown[],
+  headers: Record<string, string> = {},
+) {
+  const body = lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n');
+  return t.call(store, 'POST', `/imports?resource=${resource}`, body, { ...NDJSON, ...headers });
+}
+
+/** Imports and runs the job to its end; returns the finished job. */
+export async function importAndRun(t: TestContext, store: TestStore, resource: string, lines: unknown[]) {
+  const posted = await postImport(t, store, resource, lines);
+  if (posted.status !== 202) throw new Error(`POST /imports: ${posted.status} ${JSON.stringify(posted.body)}`);
+  await runStoreJobs(t, store);
+  const job = await t.call(store, 'GET', `/jobs/${posted.body.data.id}`);
+  return job.body.data;
+}
