@@ -11,79 +11,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A stored media file (no auth; immutable) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description <sha256>.<ext>, as in a media URL */
-                    file: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description the file, with its Content-Type (image/* or application/pdf) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": string;
-                    };
-                };
-                /** @description If-None-Match matched the ETag: no body */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": unknown;
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * A stored media file (no auth; immutable)
+         * @description No credentials needed.
+         */
+        get: operations["getMedia"];
         put?: never;
         post?: never;
         delete?: never;
@@ -104,83 +36,10 @@ export interface paths {
         /**
          * Exchange store admin credentials for an access token
          * @description Throttled: more than 5 failures for one account from one address or 50 from all addresses in 15 minutes, or more than 30 requests from one address in a minute, give 429 with Retry-After.
+         *
+         *     No credentials needed.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        storeSlug: string;
-                        email: string;
-                        password: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                accessToken: string;
-                                tokenType: string;
-                                /** @description seconds */
-                                expiresIn: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createAccessToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -194,199 +53,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List API keys */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: components["schemas"]["def-0"][];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List API keys
+         * @description Access tokens only (from POST /auth); API keys are refused with 403.
+         */
+        get: operations["listApiKeys"];
         put?: never;
-        /** Create an API key (shown once) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        scopes: ("*" | "products:read" | "products:write" | "collections:read" | "collections:write" | "attributes:read" | "attributes:write" | "customers:read" | "customers:write" | "orders:read" | "orders:write" | "webhooks:read" | "webhooks:write" | "events:read")[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                name: string;
-                                /** @description shown only in this response */
-                                key: string;
-                                scopes: string[];
-                                /** Format: date-time */
-                                createdAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create an API key (shown once)
+         * @description Access tokens only (from POST /auth); API keys are refused with 403.
+         */
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -403,121 +80,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Revoke an API key
+         * @description Access tokens only (from POST /auth); API keys are refused with 403.
+         */
+        delete: operations["deleteApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -530,220 +97,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List attribute sets */
-        get: {
-            parameters: {
-                query?: {
-                    page?: number;
-                    limit?: number;
-                    search?: string;
-                    sort?: "createdAt" | "-createdAt" | "name" | "-name";
-                    status?: "active" | "inactive";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                name: string;
-                                status: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List attribute sets
+         * @description Scope `attributes:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["listAttributeSets"];
         put?: never;
-        /** Create an attribute set */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @enum {string} */
-                        status?: "active" | "inactive";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                name: string;
-                                status: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create an attribute set
+         * @description Scope `attributes:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        post: operations["createAttributeSet"];
         delete?: never;
         options?: never;
         head?: never;
@@ -757,392 +121,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an attribute set */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description ETag(s) of the version you have: 304 without a body if it is still current */
-                    "if-none-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                name: string;
-                                status: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Not Modified: the version named in If-None-Match is current (no body) */
-                304: {
-                    headers: {
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get an attribute set
+         * @description Scope `attributes:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["getAttributeSet"];
         put?: never;
         post?: never;
-        /** Delete an attribute set (its attributes keep existing) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                    /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description PRECONDITION_FAILED: the record changed since the version named in If-Match; nothing changed */
-                412: {
-                    headers: {
-                        /** @description the current version */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete an attribute set (its attributes keep existing)
+         * @description Scope `attributes:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        delete: operations["deleteAttributeSet"];
         options?: never;
         head?: never;
-        /** Update an attribute set */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                    /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        /** @enum {string} */
-                        status?: "active" | "inactive";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                name: string;
-                                status: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description PRECONDITION_FAILED: the record changed since the version named in If-Match; nothing changed */
-                412: {
-                    headers: {
-                        /** @description the current version */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Update an attribute set
+         * @description Scope `attributes:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        patch: operations["updateAttributeSet"];
         trace?: never;
     };
     "/attributes": {
@@ -1152,242 +149,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List attributes */
-        get: {
-            parameters: {
-                query?: {
-                    page?: number;
-                    limit?: number;
-                    search?: string;
-                    sort?: "createdAt" | "-createdAt" | "name" | "-name";
-                    expand?: "values";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                name: string;
-                                attributeset: string | null;
-                                /** @description AttributeValue ids, or the objects with ?expand=values */
-                                values: (string | {
-                                    id: string;
-                                    attribute: string;
-                                    name: string;
-                                    value: string;
-                                    hex: string | null;
-                                    status: string;
-                                    /** Format: date-time */
-                                    createdAt: string;
-                                })[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List attributes
+         * @description Scope `attributes:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["listAttributes"];
         put?: never;
-        /** Create an attribute (values upserted by name) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        attributeset?: string | null;
-                        values?: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                name: string;
-                                attributeset: string | null;
-                                /** @description AttributeValue ids, or the objects with ?expand=values */
-                                values: (string | {
-                                    id: string;
-                                    attribute: string;
-                                    name: string;
-                                    value: string;
-                                    hex: string | null;
-                                    status: string;
-                                    /** Format: date-time */
-                                    createdAt: string;
-                                })[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create an attribute (values upserted by name)
+         * @description Scope `attributes:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        post: operations["createAttribute"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1401,416 +173,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an attribute */
-        get: {
-            parameters: {
-                query?: {
-                    expand?: "values";
-                };
-                header?: {
-                    /** @description ETag(s) of the version you have: 304 without a body if it is still current */
-                    "if-none-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                name: string;
-                                attributeset: string | null;
-                                /** @description AttributeValue ids, or the objects with ?expand=values */
-                                values: (string | {
-                                    id: string;
-                                    attribute: string;
-                                    name: string;
-                                    value: string;
-                                    hex: string | null;
-                                    status: string;
-                                    /** Format: date-time */
-                                    createdAt: string;
-                                })[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Not Modified: the version named in If-None-Match is current (no body) */
-                304: {
-                    headers: {
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get an attribute
+         * @description Scope `attributes:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["getAttribute"];
         put?: never;
         post?: never;
-        /** Delete an attribute and its values */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                    /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description PRECONDITION_FAILED: the record changed since the version named in If-Match; nothing changed */
-                412: {
-                    headers: {
-                        /** @description the current version */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete an attribute and its values
+         * @description Scope `attributes:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        delete: operations["deleteAttribute"];
         options?: never;
         head?: never;
-        /** Update an attribute */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                    /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        attributeset?: string | null;
-                        values?: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                name: string;
-                                attributeset: string | null;
-                                /** @description AttributeValue ids, or the objects with ?expand=values */
-                                values: (string | {
-                                    id: string;
-                                    attribute: string;
-                                    name: string;
-                                    value: string;
-                                    hex: string | null;
-                                    status: string;
-                                    /** Format: date-time */
-                                    createdAt: string;
-                                })[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description PRECONDITION_FAILED: the record changed since the version named in If-Match; nothing changed */
-                412: {
-                    headers: {
-                        /** @description the current version */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Update an attribute
+         * @description Scope `attributes:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        patch: operations["updateAttribute"];
         trace?: never;
     };
     "/products": {
@@ -1820,359 +201,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List products */
-        get: {
-            parameters: {
-                query?: {
-                    page?: number;
-                    limit?: number;
-                    search?: string;
-                    sort?: "createdAt" | "-createdAt" | "price" | "-price" | "title" | "-title";
-                    handle?: string;
-                    status?: "active" | "disabled";
-                    /** @description a collection id: its members, manual or smart */
-                    collection?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                title: string;
-                                handle: string;
-                                description: string | null;
-                                status: string;
-                                badge: string | null;
-                                price: number | null;
-                                /** @description the compare-at price (same as comparePrice) */
-                                salePrice: number | null;
-                                comparePrice: number | null;
-                                totalStock: number | null;
-                                /** @description image URLs (input name: images) */
-                                image: string[];
-                                sizeChart: string | null;
-                                /** @description manual collection ids (input name: selectedCollections) */
-                                selectedCollection: string[];
-                                attributeSet: string | null;
-                                options: {
-                                    name: string;
-                                    values: string[];
-                                }[];
-                                variants: {
-                                    id: string;
-                                    productId: string;
-                                    /** @description option name -> value */
-                                    attributes: {
-                                        [key: string]: string;
-                                    };
-                                    price: number | null;
-                                    /** @description compare-at price */
-                                    salePrice: number | null;
-                                    stock: number;
-                                    sku: string | null;
-                                    /** Format: date-time */
-                                    createdAt: string;
-                                    /** Format: date-time */
-                                    updatedAt: string;
-                                }[];
-                                metaTitle: string | null;
-                                metaDescription: string | null;
-                                metaKeywords: string | null;
-                                returnConfig: {
-                                    useGlobalConfig: boolean;
-                                    returnable: boolean;
-                                    exchangeable: boolean;
-                                    /** @description days; overrides the store setting when useGlobalConfig is false */
-                                    customReturnWindow: number | null;
-                                };
-                                averageRating: number;
-                                totalReviews: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List products
+         * @description Scope `products:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["listProducts"];
         put?: never;
-        /** Create a product (variants generated from options) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        title: string;
-                        /** @description slugified; generated from the title when omitted */
-                        handle?: string;
-                        description?: string | null;
-                        /** @enum {string} */
-                        status?: "active" | "disabled";
-                        badge?: string | null;
-                        price?: number | null;
-                        comparePrice?: number | null;
-                        /** @description alias of comparePrice */
-                        salePrice?: number | null;
-                        totalStock?: number | null;
-                        /** @description http(s) URLs or base64 data URIs */
-                        images?: string[];
-                        /** @description alias of images (its output name); send one of the two */
-                        image?: string[];
-                        /** @description http(s) URL or base64 data URI (image or PDF) */
-                        sizeChart?: string | null;
-                        selectedCollections?: string[];
-                        /** @description alias of selectedCollections (its output name); send one of the two */
-                        selectedCollection?: string[];
-                        attributeSet?: string | null;
-                        options?: {
-                            name: string;
-                            values: string[];
-                        }[];
-                        /** @description price, salePrice, stock and sku of the variants the options generate (or keep), matched by attributes */
-                        variants?: {
-                            attributes: {
-                                [key: string]: string;
-                            };
-                            price?: number | null;
-                            salePrice?: number | null;
-                            stock?: number;
-                            sku?: string | null;
-                        }[];
-                        metaTitle?: string | null;
-                        metaDescription?: string | null;
-                        metaKeywords?: string | null;
-                        returnConfig?: {
-                            useGlobalConfig?: boolean;
-                            returnable?: boolean;
-                            exchangeable?: boolean;
-                            customReturnWindow?: number | null;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                title: string;
-                                handle: string;
-                                description: string | null;
-                                status: string;
-                                badge: string | null;
-                                price: number | null;
-                                /** @description the compare-at price (same as comparePrice) */
-                                salePrice: number | null;
-                                comparePrice: number | null;
-                                totalStock: number | null;
-                                /** @description image URLs (input name: images) */
-                                image: string[];
-                                sizeChart: string | null;
-                                /** @description manual collection ids (input name: selectedCollections) */
-                                selectedCollection: string[];
-                                attributeSet: string | null;
-                                options: {
-                                    name: string;
-                                    values: string[];
-                                }[];
-                                variants: {
-                                    id: string;
-                                    productId: string;
-                                    /** @description option name -> value */
-                                    attributes: {
-                                        [key: string]: string;
-                                    };
-                                    price: number | null;
-                                    /** @description compare-at price */
-                                    salePrice: number | null;
-                                    stock: number;
-                                    sku: string | null;
-                                    /** Format: date-time */
-                                    createdAt: string;
-                                    /** Format: date-time */
-                                    updatedAt: string;
-                                }[];
-                                metaTitle: string | null;
-                                metaDescription: string | null;
-                                metaKeywords: string | null;
-                                returnConfig: {
-                                    useGlobalConfig: boolean;
-                                    returnable: boolean;
-                                    exchangeable: boolean;
-                                    /** @description days; overrides the store setting when useGlobalConfig is false */
-                                    customReturnWindow: number | null;
-                                };
-                                averageRating: number;
-                                totalReviews: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a product (variants generated from options)
+         * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        post: operations["createProduct"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2186,528 +225,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a product */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description ETag(s) of the version you have: 304 without a body if it is still current */
-                    "if-none-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                title: string;
-                                handle: string;
-                                description: string | null;
-                                status: string;
-                                badge: string | null;
-                                price: number | null;
-                                /** @description the compare-at price (same as comparePrice) */
-                                salePrice: number | null;
-                                comparePrice: number | null;
-                                totalStock: number | null;
-                                /** @description image URLs (input name: images) */
-                                image: string[];
-                                sizeChart: string | null;
-                                /** @description manual collection ids (input name: selectedCollections) */
-                                selectedCollection: string[];
-                                attributeSet: string | null;
-                                options: {
-                                    name: string;
-                                    values: string[];
-                                }[];
-                                variants: {
-                                    id: string;
-                                    productId: string;
-                                    /** @description option name -> value */
-                                    attributes: {
-                                        [key: string]: string;
-                                    };
-                                    price: number | null;
-                                    /** @description compare-at price */
-                                    salePrice: number | null;
-                                    stock: number;
-                                    sku: string | null;
-                                    /** Format: date-time */
-                                    createdAt: string;
-                                    /** Format: date-time */
-                                    updatedAt: string;
-                                }[];
-                                metaTitle: string | null;
-                                metaDescription: string | null;
-                                metaKeywords: string | null;
-                                returnConfig: {
-                                    useGlobalConfig: boolean;
-                                    returnable: boolean;
-                                    exchangeable: boolean;
-                                    /** @description days; overrides the store setting when useGlobalConfig is false */
-                                    customReturnWindow: number | null;
-                                };
-                                averageRating: number;
-                                totalReviews: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Not Modified: the version named in If-None-Match is current (no body) */
-                304: {
-                    headers: {
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a product
+         * @description Scope `products:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["getProduct"];
         put?: never;
         post?: never;
-        /** Delete a product, its variants and memberships */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                    /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description PRECONDITION_FAILED: the record changed since the version named in If-Match; nothing changed */
-                412: {
-                    headers: {
-                        /** @description the current version */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a product, its variants and memberships
+         * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        delete: operations["deleteProduct"];
         options?: never;
         head?: never;
-        /** Update a product (options resync variants) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                    /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        title?: string;
-                        /** @description slugified; generated from the title when omitted */
-                        handle?: string;
-                        description?: string | null;
-                        /** @enum {string} */
-                        status?: "active" | "disabled";
-                        badge?: string | null;
-                        price?: number | null;
-                        comparePrice?: number | null;
-                        /** @description alias of comparePrice */
-                        salePrice?: number | null;
-                        totalStock?: number | null;
-                        /** @description http(s) URLs or base64 data URIs */
-                        images?: string[];
-                        /** @description alias of images (its output name); send one of the two */
-                        image?: string[];
-                        /** @description http(s) URL or base64 data URI (image or PDF) */
-                        sizeChart?: string | null;
-                        selectedCollections?: string[];
-                        /** @description alias of selectedCollections (its output name); send one of the two */
-                        selectedCollection?: string[];
-                        attributeSet?: string | null;
-                        options?: {
-                            name: string;
-                            values: string[];
-                        }[];
-                        /** @description price, salePrice, stock and sku of the variants the options generate (or keep), matched by attributes */
-                        variants?: {
-                            attributes: {
-                                [key: string]: string;
-                            };
-                            price?: number | null;
-                            salePrice?: number | null;
-                            stock?: number;
-                            sku?: string | null;
-                        }[];
-                        metaTitle?: string | null;
-                        metaDescription?: string | null;
-                        metaKeywords?: string | null;
-                        returnConfig?: {
-                            useGlobalConfig?: boolean;
-                            returnable?: boolean;
-                            exchangeable?: boolean;
-                            customReturnWindow?: number | null;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                title: string;
-                                handle: string;
-                                description: string | null;
-                                status: string;
-                                badge: string | null;
-                                price: number | null;
-                                /** @description the compare-at price (same as comparePrice) */
-                                salePrice: number | null;
-                                comparePrice: number | null;
-                                totalStock: number | null;
-                                /** @description image URLs (input name: images) */
-                                image: string[];
-                                sizeChart: string | null;
-                                /** @description manual collection ids (input name: selectedCollections) */
-                                selectedCollection: string[];
-                                attributeSet: string | null;
-                                options: {
-                                    name: string;
-                                    values: string[];
-                                }[];
-                                variants: {
-                                    id: string;
-                                    productId: string;
-                                    /** @description option name -> value */
-                                    attributes: {
-                                        [key: string]: string;
-                                    };
-                                    price: number | null;
-                                    /** @description compare-at price */
-                                    salePrice: number | null;
-                                    stock: number;
-                                    sku: string | null;
-                                    /** Format: date-time */
-                                    createdAt: string;
-                                    /** Format: date-time */
-                                    updatedAt: string;
-                                }[];
-                                metaTitle: string | null;
-                                metaDescription: string | null;
-                                metaKeywords: string | null;
-                                returnConfig: {
-                                    useGlobalConfig: boolean;
-                                    returnable: boolean;
-                                    exchangeable: boolean;
-                                    /** @description days; overrides the store setting when useGlobalConfig is false */
-                                    customReturnWindow: number | null;
-                                };
-                                averageRating: number;
-                                totalReviews: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description PRECONDITION_FAILED: the record changed since the version named in If-Match; nothing changed */
-                412: {
-                    headers: {
-                        /** @description the current version */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Update a product (options resync variants)
+         * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        patch: operations["updateProduct"];
         trace?: never;
     };
     "/products/{id}/variants": {
@@ -2717,88 +253,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A product's variants */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                productId: string;
-                                /** @description option name -> value */
-                                attributes: {
-                                    [key: string]: string;
-                                };
-                                price: number | null;
-                                /** @description compare-at price */
-                                salePrice: number | null;
-                                stock: number;
-                                sku: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * A product's variants
+         * @description Scope `products:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["listProductVariants"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2820,171 +279,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Update a variant */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                    /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                    variantId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        price?: number | null;
-                        salePrice?: number | null;
-                        stock?: number;
-                        sku?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                productId: string;
-                                /** @description option name -> value */
-                                attributes: {
-                                    [key: string]: string;
-                                };
-                                price: number | null;
-                                /** @description compare-at price */
-                                salePrice: number | null;
-                                stock: number;
-                                sku: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description PRECONDITION_FAILED: the record changed since the version named in If-Match; nothing changed */
-                412: {
-                    headers: {
-                        /** @description the current version */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Update a variant
+         * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        patch: operations["updateProductVariant"];
         trace?: never;
     };
     "/collections/{id}/products": {
@@ -2994,138 +293,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the member products of a collection (manual or smart), paginated like GET /products */
-        get: {
-            parameters: {
-                query?: {
-                    page?: number;
-                    limit?: number;
-                    search?: string;
-                    sort?: "createdAt" | "-createdAt" | "price" | "-price" | "title" | "-title";
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                title: string;
-                                handle: string;
-                                description: string | null;
-                                status: string;
-                                badge: string | null;
-                                price: number | null;
-                                /** @description the compare-at price (same as comparePrice) */
-                                salePrice: number | null;
-                                comparePrice: number | null;
-                                totalStock: number | null;
-                                /** @description image URLs (input name: images) */
-                                image: string[];
-                                sizeChart: string | null;
-                                /** @description manual collection ids (input name: selectedCollections) */
-                                selectedCollection: string[];
-                                attributeSet: string | null;
-                                options: {
-                                    name: string;
-                                    values: string[];
-                                }[];
-                                variants: {
-                                    id: string;
-                                    productId: string;
-                                    /** @description option name -> value */
-                                    attributes: {
-                                        [key: string]: string;
-                                    };
-                                    price: number | null;
-                                    /** @description compare-at price */
-                                    salePrice: number | null;
-                                    stock: number;
-                                    sku: string | null;
-                                    /** Format: date-time */
-                                    createdAt: string;
-                                    /** Format: date-time */
-                                    updatedAt: string;
-                                }[];
-                                metaTitle: string | null;
-                                metaDescription: string | null;
-                                metaKeywords: string | null;
-                                returnConfig: {
-                                    useGlobalConfig: boolean;
-                                    returnable: boolean;
-                                    exchangeable: boolean;
-                                    /** @description days; overrides the store setting when useGlobalConfig is false */
-                                    customReturnWindow: number | null;
-                                };
-                                averageRating: number;
-                                totalReviews: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List the member products of a collection (manual or smart), paginated like GET /products
+         * @description An API key needs `products:read` as well.
+         *
+         *     Scope `collections:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["listCollectionProducts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3141,293 +315,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List collections */
-        get: {
-            parameters: {
-                query?: {
-                    page?: number;
-                    limit?: number;
-                    search?: string;
-                    sort?: "createdAt" | "-createdAt" | "title" | "-title";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                title: string;
-                                handle: string;
-                                description: string | null;
-                                image: string | null;
-                                /** @enum {string} */
-                                collectionType: "manual" | "smart";
-                                /** @description ids of the member products of a manual collection ([] when smart) */
-                                selectedProducts: string[];
-                                parentCollection: string | null;
-                                /** @description ids of the collections whose parentCollection is this one */
-                                childCollection: string[];
-                                /**
-                                 * @description null for a manual collection
-                                 * @enum {string|null}
-                                 */
-                                matchType: "all condition" | "any condition" | null;
-                                /** @description [] for a manual collection */
-                                conditions: {
-                                    field: string;
-                                    operator: string;
-                                    value: string;
-                                }[];
-                                metaTitle: string | null;
-                                metaDescription: string | null;
-                                metaKeywords: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List collections
+         * @description Scope `collections:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["listCollections"];
         put?: never;
-        /** Create a collection */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        title: string;
-                        /** @description slugified; generated from the title when omitted on create */
-                        handle?: string;
-                        description?: string | null;
-                        /** @description an http(s) URL (kept as given) or a base64 data URI of an image (stored, replaced by its URL) */
-                        image?: string | null;
-                        /** @enum {string} */
-                        collectionType?: "manual" | "smart";
-                        /** @description manual collections only */
-                        selectedProducts?: string[];
-                        parentCollection?: string | null;
-                        /**
-                         * @description smart collections only; default 'all condition'
-                         * @enum {string|null}
-                         */
-                        matchType?: "all condition" | "any condition" | null;
-                        /** @description smart collections only; at least one */
-                        conditions?: {
-                            /** @enum {string} */
-                            field: "title" | "handle" | "status" | "badge" | "price" | "comparePrice" | "totalStock" | "sku";
-                            /**
-                             * @description greater_than and less_than only on price, comparePrice, totalStock; those take no text operators
-                             * @enum {string}
-                             */
-                            operator: "equals" | "not_equals" | "contains" | "not_contains" | "starts_with" | "ends_with" | "greater_than" | "less_than";
-                            /** @description a number, as a string, for price, comparePrice, totalStock */
-                            value: string;
-                        }[];
-                        metaTitle?: string | null;
-                        metaDescription?: string | null;
-                        metaKeywords?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                title: string;
-                                handle: string;
-                                description: string | null;
-                                image: string | null;
-                                /** @enum {string} */
-                                collectionType: "manual" | "smart";
-                                /** @description ids of the member products of a manual collection ([] when smart) */
-                                selectedProducts: string[];
-                                parentCollection: string | null;
-                                /** @description ids of the collections whose parentCollection is this one */
-                                childCollection: string[];
-                                /**
-                                 * @description null for a manual collection
-                                 * @enum {string|null}
-                                 */
-                                matchType: "all condition" | "any condition" | null;
-                                /** @description [] for a manual collection */
-                                conditions: {
-                                    field: string;
-                                    operator: string;
-                                    value: string;
-                                }[];
-                                metaTitle: string | null;
-                                metaDescription: string | null;
-                                metaKeywords: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a collection
+         * @description Scope `collections:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        post: operations["createCollection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3441,466 +339,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a collection */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description ETag(s) of the version you have: 304 without a body if it is still current */
-                    "if-none-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                title: string;
-                                handle: string;
-                                description: string | null;
-                                image: string | null;
-                                /** @enum {string} */
-                                collectionType: "manual" | "smart";
-                                /** @description ids of the member products of a manual collection ([] when smart) */
-                                selectedProducts: string[];
-                                parentCollection: string | null;
-                                /** @description ids of the collections whose parentCollection is this one */
-                                childCollection: string[];
-                                /**
-                                 * @description null for a manual collection
-                                 * @enum {string|null}
-                                 */
-                                matchType: "all condition" | "any condition" | null;
-                                /** @description [] for a manual collection */
-                                conditions: {
-                                    field: string;
-                                    operator: string;
-                                    value: string;
-                                }[];
-                                metaTitle: string | null;
-                                metaDescription: string | null;
-                                metaKeywords: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Not Modified: the version named in If-None-Match is current (no body) */
-                304: {
-                    headers: {
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a collection
+         * @description Scope `collections:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["getCollection"];
         put?: never;
         post?: never;
-        /** Delete a collection (children are detached, memberships removed) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                    /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description PRECONDITION_FAILED: the record changed since the version named in If-Match; nothing changed */
-                412: {
-                    headers: {
-                        /** @description the current version */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a collection (children are detached, memberships removed)
+         * @description Scope `collections:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        delete: operations["deleteCollection"];
         options?: never;
         head?: never;
-        /** Update a collection */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                    /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        title?: string;
-                        /** @description slugified; generated from the title when omitted on create */
-                        handle?: string;
-                        description?: string | null;
-                        /** @description an http(s) URL (kept as given) or a base64 data URI of an image (stored, replaced by its URL) */
-                        image?: string | null;
-                        /** @enum {string} */
-                        collectionType?: "manual" | "smart";
-                        /** @description manual collections only */
-                        selectedProducts?: string[];
-                        parentCollection?: string | null;
-                        /**
-                         * @description smart collections only; default 'all condition'
-                         * @enum {string|null}
-                         */
-                        matchType?: "all condition" | "any condition" | null;
-                        /** @description smart collections only; at least one */
-                        conditions?: {
-                            /** @enum {string} */
-                            field: "title" | "handle" | "status" | "badge" | "price" | "comparePrice" | "totalStock" | "sku";
-                            /**
-                             * @description greater_than and less_than only on price, comparePrice, totalStock; those take no text operators
-                             * @enum {string}
-                             */
-                            operator: "equals" | "not_equals" | "contains" | "not_contains" | "starts_with" | "ends_with" | "greater_than" | "less_than";
-                            /** @description a number, as a string, for price, comparePrice, totalStock */
-                            value: string;
-                        }[];
-                        metaTitle?: string | null;
-                        metaDescription?: string | null;
-                        metaKeywords?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                title: string;
-                                handle: string;
-                                description: string | null;
-                                image: string | null;
-                                /** @enum {string} */
-                                collectionType: "manual" | "smart";
-                                /** @description ids of the member products of a manual collection ([] when smart) */
-                                selectedProducts: string[];
-                                parentCollection: string | null;
-                                /** @description ids of the collections whose parentCollection is this one */
-                                childCollection: string[];
-                                /**
-                                 * @description null for a manual collection
-                                 * @enum {string|null}
-                                 */
-                                matchType: "all condition" | "any condition" | null;
-                                /** @description [] for a manual collection */
-                                conditions: {
-                                    field: string;
-                                    operator: string;
-                                    value: string;
-                                }[];
-                                metaTitle: string | null;
-                                metaDescription: string | null;
-                                metaKeywords: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description PRECONDITION_FAILED: the record changed since the version named in If-Match; nothing changed */
-                412: {
-                    headers: {
-                        /** @description the current version */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Update a collection
+         * @description Scope `collections:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        patch: operations["updateCollection"];
         trace?: never;
     };
     "/customers": {
@@ -3910,255 +367,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List customers */
-        get: {
-            parameters: {
-                query?: {
-                    page?: number;
-                    limit?: number;
-                    search?: string;
-                    sort?: "createdAt" | "-createdAt";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                userName: string;
-                                email: string | null;
-                                firstName: string | null;
-                                lastName: string | null;
-                                businessName: string | null;
-                                phoneNumber: string | null;
-                                role: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List customers
+         * @description Scope `customers:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["listCustomers"];
         put?: never;
-        /** Create a customer (with an optional first address) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        userName: string;
-                        password: string;
-                        /** @description an email address */
-                        email?: string | null;
-                        firstName?: string | null;
-                        lastName?: string | null;
-                        businessName?: string | null;
-                        phoneNumber?: string | null;
-                        address?: {
-                            name?: string | null;
-                            /** @description an email address */
-                            email?: string | null;
-                            house?: string | null;
-                            street?: string | null;
-                            landmark?: string | null;
-                            city?: string | null;
-                            stateName?: string | null;
-                            countryName?: string | null;
-                            pincode?: string | null;
-                            phone?: string | null;
-                            /** @enum {string} */
-                            addressType?: "Home" | "Work" | "Other";
-                            isDefault?: boolean;
-                        };
-                        /**
-                         * Format: date-time
-                         * @description a date-time in the past (1970 or later)
-                         */
-                        createdAt?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                userName: string;
-                                email: string | null;
-                                firstName: string | null;
-                                lastName: string | null;
-                                businessName: string | null;
-                                phoneNumber: string | null;
-                                role: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a customer (with an optional first address)
+         * @description Scope `customers:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        post: operations["createCustomer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4172,405 +391,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a customer */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description ETag(s) of the version you have: 304 without a body if it is still current */
-                    "if-none-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                userName: string;
-                                email: string | null;
-                                firstName: string | null;
-                                lastName: string | null;
-                                businessName: string | null;
-                                phoneNumber: string | null;
-                                role: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Not Modified: the version named in If-None-Match is current (no body) */
-                304: {
-                    headers: {
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a customer
+         * @description Scope `customers:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["getCustomer"];
         put?: never;
         post?: never;
-        /** Delete a customer (its addresses too; its orders stay, with userId null) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                    /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description PRECONDITION_FAILED: the record changed since the version named in If-Match; nothing changed */
-                412: {
-                    headers: {
-                        /** @description the current version */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a customer (its addresses too; its orders stay, with userId null)
+         * @description Scope `customers:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        delete: operations["deleteCustomer"];
         options?: never;
         head?: never;
-        /** Update a customer */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                    /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description an email address */
-                        email?: string | null;
-                        firstName?: string | null;
-                        lastName?: string | null;
-                        businessName?: string | null;
-                        phoneNumber?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                userName: string;
-                                email: string | null;
-                                firstName: string | null;
-                                lastName: string | null;
-                                businessName: string | null;
-                                phoneNumber: string | null;
-                                role: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description PRECONDITION_FAILED: the record changed since the version named in If-Match; nothing changed */
-                412: {
-                    headers: {
-                        /** @description the current version */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Update a customer
+         * @description Scope `customers:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        patch: operations["updateCustomer"];
         trace?: never;
     };
     "/customers/{customerId}/addresses": {
@@ -4580,249 +419,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a customer's addresses (newest first, no pagination) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    customerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                customerId: string;
-                                name: string | null;
-                                /** @description an email address */
-                                email: string | null;
-                                house: string | null;
-                                street: string | null;
-                                landmark: string | null;
-                                city: string | null;
-                                stateName: string | null;
-                                countryName: string | null;
-                                pincode: string | null;
-                                phone: string | null;
-                                /** @enum {string} */
-                                addressType: "Home" | "Work" | "Other";
-                                isDefault: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List a customer's addresses (newest first, no pagination)
+         * @description Scope `customers:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["listCustomerAddresses"];
         put?: never;
-        /** Add an address to a customer (the first one is the default) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                };
-                path: {
-                    customerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string | null;
-                        /** @description an email address */
-                        email?: string | null;
-                        house?: string | null;
-                        street?: string | null;
-                        landmark?: string | null;
-                        city?: string | null;
-                        stateName?: string | null;
-                        countryName?: string | null;
-                        pincode?: string | null;
-                        phone?: string | null;
-                        /** @enum {string} */
-                        addressType?: "Home" | "Work" | "Other";
-                        isDefault?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                customerId: string;
-                                name: string | null;
-                                /** @description an email address */
-                                email: string | null;
-                                house: string | null;
-                                street: string | null;
-                                landmark: string | null;
-                                city: string | null;
-                                stateName: string | null;
-                                countryName: string | null;
-                                pincode: string | null;
-                                phone: string | null;
-                                /** @enum {string} */
-                                addressType: "Home" | "Work" | "Other";
-                                isDefault: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Add an address to a customer (the first one is the default)
+         * @description Scope `customers:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        post: operations["createCustomerAddress"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4836,427 +443,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an address */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description ETag(s) of the version you have: 304 without a body if it is still current */
-                    "if-none-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                customerId: string;
-                                name: string | null;
-                                /** @description an email address */
-                                email: string | null;
-                                house: string | null;
-                                street: string | null;
-                                landmark: string | null;
-                                city: string | null;
-                                stateName: string | null;
-                                countryName: string | null;
-                                pincode: string | null;
-                                phone: string | null;
-                                /** @enum {string} */
-                                addressType: "Home" | "Work" | "Other";
-                                isDefault: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Not Modified: the version named in If-None-Match is current (no body) */
-                304: {
-                    headers: {
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get an address
+         * @description Scope `customers:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["getAddress"];
         put?: never;
         post?: never;
-        /** Delete an address (the most recent remaining one becomes the default) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                    /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: null;
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description PRECONDITION_FAILED: the record changed since the version named in If-Match; nothing changed */
-                412: {
-                    headers: {
-                        /** @description the current version */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete an address (the most recent remaining one becomes the default)
+         * @description Scope `customers:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        delete: operations["deleteAddress"];
         options?: never;
         head?: never;
-        /** Update an address */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                    /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string | null;
-                        /** @description an email address */
-                        email?: string | null;
-                        house?: string | null;
-                        street?: string | null;
-                        landmark?: string | null;
-                        city?: string | null;
-                        stateName?: string | null;
-                        countryName?: string | null;
-                        pincode?: string | null;
-                        phone?: string | null;
-                        /** @enum {string} */
-                        addressType?: "Home" | "Work" | "Other";
-                        isDefault?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                customerId: string;
-                                name: string | null;
-                                /** @description an email address */
-                                email: string | null;
-                                house: string | null;
-                                street: string | null;
-                                landmark: string | null;
-                                city: string | null;
-                                stateName: string | null;
-                                countryName: string | null;
-                                pincode: string | null;
-                                phone: string | null;
-                                /** @enum {string} */
-                                addressType: "Home" | "Work" | "Other";
-                                isDefault: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description PRECONDITION_FAILED: the record changed since the version named in If-Match; nothing changed */
-                412: {
-                    headers: {
-                        /** @description the current version */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Update an address
+         * @description Scope `customers:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        patch: operations["updateAddress"];
         trace?: never;
     };
     "/orders": {
@@ -5266,391 +471,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List orders */
-        get: {
-            parameters: {
-                query?: {
-                    page?: number;
-                    limit?: number;
-                    search?: string;
-                    sort?: "createdAt" | "-createdAt" | "totalAmount" | "-totalAmount";
-                    /** @description exact orderStatus */
-                    status?: string;
-                    /** @description exact paymentStatus */
-                    paymentStatus?: string;
-                    /** @description the customer's orders */
-                    userId?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                customOrderId: string;
-                                userId: string | null;
-                                cartItems: {
-                                    productId: string;
-                                    title: string;
-                                    price: number;
-                                    quantity: number;
-                                    sku?: string | null;
-                                }[];
-                                shippingAddress: {
-                                    firstName?: string | null;
-                                    lastName?: string | null;
-                                    address1?: string | null;
-                                    address2?: string | null;
-                                    city?: string | null;
-                                    state?: string | null;
-                                    zip?: string | null;
-                                    country?: string | null;
-                                    phone?: string | null;
-                                } | null;
-                                billingAddress: {
-                                    firstName?: string | null;
-                                    lastName?: string | null;
-                                    address1?: string | null;
-                                    address2?: string | null;
-                                    city?: string | null;
-                                    state?: string | null;
-                                    zip?: string | null;
-                                    country?: string | null;
-                                    phone?: string | null;
-                                } | null;
-                                contactEmail: string | null;
-                                orderStatus: string;
-                                paymentMethod: string | null;
-                                paymentStatus: string;
-                                subTotal: number;
-                                shippingCharge: number | null;
-                                taxAmount: number | null;
-                                totalAmount: number;
-                                currency: string;
-                                trackingInfo: {
-                                    trackingNumber: string;
-                                    shippingCarrier?: string | null;
-                                    trackingUrl?: string | null;
-                                }[];
-                                refund: {
-                                    status?: string | null;
-                                    adminRemark?: string | null;
-                                } | null;
-                                /**
-                                 * @description "bypass" (default): a record, stock untouched. "decrement": every item names a variant by productId and sku, and the order takes their stock, all or nothing (409 INSUFFICIENT_STOCK)
-                                 * @enum {string}
-                                 */
-                                inventoryBehaviour: "bypass" | "decrement";
-                                /** Format: date-time */
-                                restockedAt: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List orders
+         * @description Scope `orders:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["listOrders"];
         put?: never;
-        /** Create an order (custom checkout or migration) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        cartItems: {
-                            productId: string;
-                            title: string;
-                            price: number;
-                            quantity: number;
-                            sku?: string | null;
-                        }[];
-                        subTotal: number;
-                        totalAmount: number;
-                        customOrderId?: string | null;
-                        shippingAddress?: {
-                            firstName?: string | null;
-                            lastName?: string | null;
-                            address1?: string | null;
-                            address2?: string | null;
-                            city?: string | null;
-                            state?: string | null;
-                            zip?: string | null;
-                            country?: string | null;
-                            phone?: string | null;
-                        } | null;
-                        billingAddress?: {
-                            firstName?: string | null;
-                            lastName?: string | null;
-                            address1?: string | null;
-                            address2?: string | null;
-                            city?: string | null;
-                            state?: string | null;
-                            zip?: string | null;
-                            country?: string | null;
-                            phone?: string | null;
-                        } | null;
-                        /** @description an email address */
-                        contactEmail?: string | null;
-                        orderStatus?: string;
-                        paymentMethod?: string | null;
-                        paymentStatus?: string;
-                        shippingCharge?: number | null;
-                        taxAmount?: number | null;
-                        /** @description ISO 4217 code, three uppercase letters */
-                        currency?: string;
-                        /**
-                         * Format: date-time
-                         * @description a date-time in the past (1970 or later)
-                         */
-                        createdAt?: string;
-                        userId?: string | null;
-                        trackingInfo?: {
-                            trackingNumber: string;
-                            shippingCarrier?: string | null;
-                            trackingUrl?: string | null;
-                        }[];
-                        refund?: {
-                            status?: string | null;
-                            adminRemark?: string | null;
-                        } | null;
-                        /**
-                         * @description "bypass" (default): a record, stock untouched. "decrement": every item names a variant by productId and sku, and the order takes their stock, all or nothing (409 INSUFFICIENT_STOCK)
-                         * @enum {string}
-                         */
-                        inventoryBehaviour?: "bypass" | "decrement";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                customOrderId: string;
-                                userId: string | null;
-                                cartItems: {
-                                    productId: string;
-                                    title: string;
-                                    price: number;
-                                    quantity: number;
-                                    sku?: string | null;
-                                }[];
-                                shippingAddress: {
-                                    firstName?: string | null;
-                                    lastName?: string | null;
-                                    address1?: string | null;
-                                    address2?: string | null;
-                                    city?: string | null;
-                                    state?: string | null;
-                                    zip?: string | null;
-                                    country?: string | null;
-                                    phone?: string | null;
-                                } | null;
-                                billingAddress: {
-                                    firstName?: string | null;
-                                    lastName?: string | null;
-                                    address1?: string | null;
-                                    address2?: string | null;
-                                    city?: string | null;
-                                    state?: string | null;
-                                    zip?: string | null;
-                                    country?: string | null;
-                                    phone?: string | null;
-                                } | null;
-                                contactEmail: string | null;
-                                orderStatus: string;
-                                paymentMethod: string | null;
-                                paymentStatus: string;
-                                subTotal: number;
-                                shippingCharge: number | null;
-                                taxAmount: number | null;
-                                totalAmount: number;
-                                currency: string;
-                                trackingInfo: {
-                                    trackingNumber: string;
-                                    shippingCarrier?: string | null;
-                                    trackingUrl?: string | null;
-                                }[];
-                                refund: {
-                                    status?: string | null;
-                                    adminRemark?: string | null;
-                                } | null;
-                                /**
-                                 * @description "bypass" (default): a record, stock untouched. "decrement": every item names a variant by productId and sku, and the order takes their stock, all or nothing (409 INSUFFICIENT_STOCK)
-                                 * @enum {string}
-                                 */
-                                inventoryBehaviour: "bypass" | "decrement";
-                                /** Format: date-time */
-                                restockedAt: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description INSUFFICIENT_STOCK: inventoryBehaviour "decrement" and a variant is short (a detail per short item); IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create an order (custom checkout or migration)
+         * @description Scope `orders:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        post: operations["createOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5664,510 +495,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an order */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description ETag(s) of the version you have: 304 without a body if it is still current */
-                    "if-none-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                customOrderId: string;
-                                userId: string | null;
-                                cartItems: {
-                                    productId: string;
-                                    title: string;
-                                    price: number;
-                                    quantity: number;
-                                    sku?: string | null;
-                                }[];
-                                shippingAddress: {
-                                    firstName?: string | null;
-                                    lastName?: string | null;
-                                    address1?: string | null;
-                                    address2?: string | null;
-                                    city?: string | null;
-                                    state?: string | null;
-                                    zip?: string | null;
-                                    country?: string | null;
-                                    phone?: string | null;
-                                } | null;
-                                billingAddress: {
-                                    firstName?: string | null;
-                                    lastName?: string | null;
-                                    address1?: string | null;
-                                    address2?: string | null;
-                                    city?: string | null;
-                                    state?: string | null;
-                                    zip?: string | null;
-                                    country?: string | null;
-                                    phone?: string | null;
-                                } | null;
-                                contactEmail: string | null;
-                                orderStatus: string;
-                                paymentMethod: string | null;
-                                paymentStatus: string;
-                                subTotal: number;
-                                shippingCharge: number | null;
-                                taxAmount: number | null;
-                                totalAmount: number;
-                                currency: string;
-                                trackingInfo: {
-                                    trackingNumber: string;
-                                    shippingCarrier?: string | null;
-                                    trackingUrl?: string | null;
-                                }[];
-                                refund: {
-                                    status?: string | null;
-                                    adminRemark?: string | null;
-                                } | null;
-                                /**
-                                 * @description "bypass" (default): a record, stock untouched. "decrement": every item names a variant by productId and sku, and the order takes their stock, all or nothing (409 INSUFFICIENT_STOCK)
-                                 * @enum {string}
-                                 */
-                                inventoryBehaviour: "bypass" | "decrement";
-                                /** Format: date-time */
-                                restockedAt: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Not Modified: the version named in If-None-Match is current (no body) */
-                304: {
-                    headers: {
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get an order
+         * @description Scope `orders:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["getOrder"];
         put?: never;
         post?: never;
-        /** Delete an order (no restock: cancel with restock first) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                    /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description PRECONDITION_FAILED: the record changed since the version named in If-Match; nothing changed */
-                412: {
-                    headers: {
-                        /** @description the current version */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete an order (no restock: cancel with restock first)
+         * @description Scope `orders:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        delete: operations["deleteOrder"];
         options?: never;
         head?: never;
-        /** Update status, payment status, tracking (replaced) and refund (merged); cancel with restock */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                    /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        orderStatus?: string;
-                        paymentStatus?: string;
-                        trackingInfo?: {
-                            trackingNumber: string;
-                            shippingCarrier?: string | null;
-                            trackingUrl?: string | null;
-                        }[];
-                        refund?: {
-                            status?: string | null;
-                            adminRemark?: string | null;
-                        } | null;
-                        /** @description with orderStatus "cancelled": a decrement order puts its quantities back, once (restockedAt says when); a bypass order changes no stock */
-                        restock?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                customOrderId: string;
-                                userId: string | null;
-                                cartItems: {
-                                    productId: string;
-                                    title: string;
-                                    price: number;
-                                    quantity: number;
-                                    sku?: string | null;
-                                }[];
-                                shippingAddress: {
-                                    firstName?: string | null;
-                                    lastName?: string | null;
-                                    address1?: string | null;
-                                    address2?: string | null;
-                                    city?: string | null;
-                                    state?: string | null;
-                                    zip?: string | null;
-                                    country?: string | null;
-                                    phone?: string | null;
-                                } | null;
-                                billingAddress: {
-                                    firstName?: string | null;
-                                    lastName?: string | null;
-                                    address1?: string | null;
-                                    address2?: string | null;
-                                    city?: string | null;
-                                    state?: string | null;
-                                    zip?: string | null;
-                                    country?: string | null;
-                                    phone?: string | null;
-                                } | null;
-                                contactEmail: string | null;
-                                orderStatus: string;
-                                paymentMethod: string | null;
-                                paymentStatus: string;
-                                subTotal: number;
-                                shippingCharge: number | null;
-                                taxAmount: number | null;
-                                totalAmount: number;
-                                currency: string;
-                                trackingInfo: {
-                                    trackingNumber: string;
-                                    shippingCarrier?: string | null;
-                                    trackingUrl?: string | null;
-                                }[];
-                                refund: {
-                                    status?: string | null;
-                                    adminRemark?: string | null;
-                                } | null;
-                                /**
-                                 * @description "bypass" (default): a record, stock untouched. "decrement": every item names a variant by productId and sku, and the order takes their stock, all or nothing (409 INSUFFICIENT_STOCK)
-                                 * @enum {string}
-                                 */
-                                inventoryBehaviour: "bypass" | "decrement";
-                                /** Format: date-time */
-                                restockedAt: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description PRECONDITION_FAILED: the record changed since the version named in If-Match; nothing changed */
-                412: {
-                    headers: {
-                        /** @description the current version */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Update status, payment status, tracking (replaced) and refund (merged); cancel with restock
+         * @description Scope `orders:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        patch: operations["updateOrder"];
         trace?: never;
     };
     "/events": {
@@ -6177,98 +523,143 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The event feed: every committed change, oldest first; follow pagination.nextCursor (never null) to poll */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    /** @description comma-separated event types to return, e.g. product.created,order.created */
-                    types?: string;
-                    /** @description start after this event (not with it); not with cursor */
-                    after?: string;
-                    /** @description pagination.nextCursor of the previous page, with the same types and limit */
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                /** @description unique, the same on every read (and the webhook-id of its deliveries) */
-                                id: string;
-                                /** @enum {string} */
-                                type: "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted";
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** @description the record as GET returns it; for a delete, the record as it was */
-                                data: {
-                                    id: string;
-                                } & {
-                                    [key: string]: unknown;
-                                };
-                            }[];
-                            pagination: {
-                                limit: number;
-                                /** @description never null: at the end it marks the position after the last event; poll it */
-                                nextCursor: string;
-                                /** @description more events are available right now (read on without waiting) */
-                                hasMore: boolean;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
+        /**
+         * The event feed: every committed change, oldest first; follow pagination.nextCursor (never null) to poll
+         * @description Scope `events:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        /**
+         * Export products as NDJSON
+         * @description Every products record of the store, one per line exactly as its GET returns it, in id order, streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of lines that follow.
+         *
+         *     Scope `products:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["exportProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export collections as NDJSON
+         * @description Every collections record of the store, one per line exactly as its GET returns it, in id order, streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of lines that follow.
+         *
+         *     Scope `collections:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["exportCollections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/attributes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export attributes as NDJSON
+         * @description Every attributes record of the store, one per line exactly as its GET returns it, in id order, streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of lines that follow.
+         *
+         *     Scope `attributes:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["exportAttributes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/attributeSets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export attributeSets as NDJSON
+         * @description Every attributeSets record of the store, one per line exactly as its GET returns it, in id order, streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of lines that follow.
+         *
+         *     Scope `attributes:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["exportAttributeSets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export customers as NDJSON
+         * @description Every customers record of the store, one per line exactly as its GET returns it, in id order, streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of lines that follow.
+         *
+         *     Scope `customers:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["exportCustomers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export orders as NDJSON
+         * @description Every orders record of the store, one per line exactly as its GET returns it, in id order, streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of lines that follow.
+         *
+         *     Scope `orders:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["exportOrders"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6284,218 +675,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhooks */
-        get: {
-            parameters: {
-                query?: {
-                    page?: number;
-                    limit?: number;
-                    search?: string;
-                    sort?: "createdAt" | "-createdAt" | "url" | "-url";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: components["schemas"]["def-1"][];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List webhooks
+         * @description Scope `webhooks:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["listWebhooks"];
         put?: never;
-        /** Subscribe a URL to events (the secret is shown once) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description http(s); not a loopback, private or link-local address */
-                        url: string;
-                        /** @description event types to receive, or ["*"] for all */
-                        events: ("*" | "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted")[];
-                        description?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                                url: string;
-                                events: string[];
-                                description: string | null;
-                                /** @description false: no new deliveries; set by the service after 3 days of failures */
-                                enabled: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                /** @description whsec_…: verifies the signatures (Standard Webhooks); shown only in this response */
-                                secret: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Subscribe a URL to events (the secret is shown once)
+         * @description Scope `webhooks:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        post: operations["createWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6509,379 +699,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a webhook */
-        get: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description ETag(s) of the version you have: 304 without a body if it is still current */
-                    "if-none-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: components["schemas"]["def-1"];
-                        };
-                    };
-                };
-                /** @description Not Modified: the version named in If-None-Match is current (no body) */
-                304: {
-                    headers: {
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a webhook
+         * @description Scope `webhooks:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["getWebhook"];
         put?: never;
         post?: never;
-        /** Delete a webhook and its deliveries */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                    /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: {
-                                id: string;
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description PRECONDITION_FAILED: the record changed since the version named in If-Match; nothing changed */
-                412: {
-                    headers: {
-                        /** @description the current version */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a webhook and its deliveries
+         * @description Scope `webhooks:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
-        /** Update a webhook */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                    /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
-                    "if-match"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description http(s); not a loopback, private or link-local address */
-                        url?: string;
-                        /** @description event types to receive, or ["*"] for all */
-                        events?: ("*" | "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted")[];
-                        description?: string | null;
-                        enabled?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: components["schemas"]["def-1"];
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description PRECONDITION_FAILED: the record changed since the version named in If-Match; nothing changed */
-                412: {
-                    headers: {
-                        /** @description the current version */
-                        ETag?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Update a webhook
+         * @description Scope `webhooks:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        patch: operations["updateWebhook"];
         trace?: never;
     };
     "/webhooks/{id}/test": {
@@ -6893,119 +729,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a webhook.test event to this webhook */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: components["schemas"]["def-2"];
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Send a webhook.test event to this webhook
+         * @description Scope `webhooks:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        post: operations["testWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7019,84 +747,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A webhook's deliveries */
-        get: {
-            parameters: {
-                query?: {
-                    page?: number;
-                    limit?: number;
-                    search?: string;
-                    sort?: "createdAt" | "-createdAt";
-                    status?: "pending" | "succeeded" | "failed";
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: components["schemas"]["def-2"][];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * A webhook's deliveries
+         * @description Scope `webhooks:read`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7114,120 +769,111 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Attempt a delivery again now */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
-                    "idempotency-key"?: string;
-                };
-                path: {
-                    id: string;
-                    deliveryId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
-                        "Idempotent-Replayed"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            data: components["schemas"]["def-2"];
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
-                409: {
-                    headers: {
-                        /** @description seconds to wait before retrying */
-                        "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "4XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                "5XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                            error: {
-                                code: string;
-                                message: string;
-                                details: {
-                                    field: string;
-                                    in: string;
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
+        /**
+         * Attempt a delivery again now
+         * @description Scope `webhooks:write`: an API key needs it (403 without); an access token has every scope.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        get?: never;
+        put?: never;
+        /**
+         * Import NDJSON: one record per line, upserted by its natural key, in a background job
+         * @description Scope `request=>isResource(resourceOf(request))?`${resourceOf(request)}:write`:null`: an API key needs it (403 without); an access token has every scope.
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List jobs (imports)
+         * @description Scope `()=>null`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["listJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a job: status and counters
+         * @description Scope `()=>null`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["getJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A job's failed lines, in line order
+         * @description Scope `()=>null`: an API key needs it (403 without); an access token has every scope.
+         */
+        get: operations["listJobErrors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a job (a running one stops after its current batch)
+         * @description Scope `()=>null`: an API key needs it (403 without); an access token has every scope.
+         */
+        post: operations["cancelJob"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7238,8 +884,66 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** ApiKey */
-        "def-0": {
+        AccessToken: {
+            accessToken: string;
+            tokenType: string;
+            /** @description seconds */
+            expiresIn: number;
+        };
+        AccessTokenResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["AccessToken"];
+        };
+        Address: {
+            id: string;
+            customerId: string;
+            name: string | null;
+            /** @description an email address */
+            email: string | null;
+            house: string | null;
+            street: string | null;
+            landmark: string | null;
+            city: string | null;
+            stateName: string | null;
+            countryName: string | null;
+            pincode: string | null;
+            phone: string | null;
+            /** @enum {string} */
+            addressType: "Home" | "Work" | "Other";
+            isDefault: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        AddressArray: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Address"][];
+        };
+        AddressInput: {
+            name?: string | null;
+            /** @description an email address */
+            email?: string | null;
+            house?: string | null;
+            street?: string | null;
+            landmark?: string | null;
+            city?: string | null;
+            stateName?: string | null;
+            countryName?: string | null;
+            pincode?: string | null;
+            phone?: string | null;
+            /** @enum {string} */
+            addressType?: "Home" | "Work" | "Other";
+            isDefault?: boolean;
+        };
+        AddressResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Address"];
+        };
+        ApiKey: {
             id: string;
             name: string;
             /** @description first characters of the key, to recognise it */
@@ -7250,8 +954,904 @@ export interface components {
             /** Format: date-time */
             revokedAt: string | null;
         };
-        /** Webhook */
-        "def-1": {
+        ApiKeyArray: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["ApiKey"][];
+        };
+        ApiKeyCreate: {
+            name: string;
+            scopes: ("*" | "products:read" | "products:write" | "collections:read" | "collections:write" | "attributes:read" | "attributes:write" | "customers:read" | "customers:write" | "orders:read" | "orders:write" | "webhooks:read" | "webhooks:write" | "events:read")[];
+        };
+        ApiKeyCreated: {
+            id: string;
+            name: string;
+            /** @description shown only in this response */
+            key: string;
+            scopes: string[];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ApiKeyCreatedResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["ApiKeyCreated"];
+        };
+        Attribute: {
+            id: string;
+            name: string;
+            attributeset: string | null;
+            /** @description AttributeValue ids, or the objects with ?expand=values */
+            values: (string | components["schemas"]["AttributeValue"])[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        AttributeCreate: {
+            name: string;
+            attributeset?: string | null;
+            values?: string[];
+        };
+        AttributeList: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Attribute"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        AttributeResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Attribute"];
+        };
+        AttributeSet: {
+            id: string;
+            name: string;
+            status: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        AttributeSetCreate: {
+            name: string;
+            /** @enum {string} */
+            status?: "active" | "inactive";
+        };
+        AttributeSetList: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["AttributeSet"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        AttributeSetResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["AttributeSet"];
+        };
+        AttributeSetUpdate: {
+            name?: string;
+            /** @enum {string} */
+            status?: "active" | "inactive";
+        };
+        AttributeUpdate: {
+            name?: string;
+            attributeset?: string | null;
+            values?: string[];
+        };
+        AttributeValue: {
+            id: string;
+            attribute: string;
+            name: string;
+            value: string;
+            hex: string | null;
+            status: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        CartItem: {
+            productId: string;
+            title: string;
+            price: number;
+            quantity: number;
+            sku?: string | null;
+        };
+        Collection: {
+            id: string;
+            title: string;
+            handle: string;
+            description: string | null;
+            image: string | null;
+            /** @enum {string} */
+            collectionType: "manual" | "smart";
+            /** @description ids of the member products of a manual collection ([] when smart) */
+            selectedProducts: string[];
+            parentCollection: string | null;
+            /** @description ids of the collections whose parentCollection is this one */
+            childCollection: string[];
+            /**
+             * @description null for a manual collection
+             * @enum {string|null}
+             */
+            matchType: "all condition" | "any condition" | null;
+            /** @description [] for a manual collection */
+            conditions: components["schemas"]["CollectionCondition"][];
+            metaTitle: string | null;
+            metaDescription: string | null;
+            metaKeywords: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CollectionCondition: {
+            field: string;
+            operator: string;
+            value: string;
+        };
+        CollectionConditionInput: {
+            /** @enum {string} */
+            field: "title" | "handle" | "status" | "badge" | "price" | "comparePrice" | "totalStock" | "sku";
+            /**
+             * @description greater_than and less_than only on price, comparePrice, totalStock; those take no text operators
+             * @enum {string}
+             */
+            operator: "equals" | "not_equals" | "contains" | "not_contains" | "starts_with" | "ends_with" | "greater_than" | "less_than";
+            /** @description a number, as a string, for price, comparePrice, totalStock */
+            value: string;
+        };
+        CollectionCreate: {
+            title: string;
+            /** @description slugified; generated from the title when omitted on create */
+            handle?: string;
+            description?: string | null;
+            /** @description an http(s) URL (kept as given) or a base64 data URI of an image (stored, replaced by its URL) */
+            image?: string | null;
+            /** @enum {string} */
+            collectionType?: "manual" | "smart";
+            /** @description manual collections only */
+            selectedProducts?: string[];
+            parentCollection?: string | null;
+            /**
+             * @description smart collections only; default 'all condition'
+             * @enum {string|null}
+             */
+            matchType?: "all condition" | "any condition" | null;
+            /** @description smart collections only; at least one */
+            conditions?: components["schemas"]["CollectionConditionInput"][];
+            metaTitle?: string | null;
+            metaDescription?: string | null;
+            metaKeywords?: string | null;
+        };
+        CollectionList: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Collection"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        CollectionResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Collection"];
+        };
+        CollectionUpdate: {
+            title?: string;
+            /** @description slugified; generated from the title when omitted on create */
+            handle?: string;
+            description?: string | null;
+            /** @description an http(s) URL (kept as given) or a base64 data URI of an image (stored, replaced by its URL) */
+            image?: string | null;
+            /** @enum {string} */
+            collectionType?: "manual" | "smart";
+            /** @description manual collections only */
+            selectedProducts?: string[];
+            parentCollection?: string | null;
+            /**
+             * @description smart collections only; default 'all condition'
+             * @enum {string|null}
+             */
+            matchType?: "all condition" | "any condition" | null;
+            /** @description smart collections only; at least one */
+            conditions?: components["schemas"]["CollectionConditionInput"][];
+            metaTitle?: string | null;
+            metaDescription?: string | null;
+            metaKeywords?: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "65e2f0a1c3b4d5e6f7a8b9f0",
+         *       "userName": "ada",
+         *       "email": "ada@example.com",
+         *       "firstName": "Ada",
+         *       "lastName": "Lovelace",
+         *       "businessName": null,
+         *       "phoneNumber": "+44 20 7946 0000",
+         *       "role": "customer",
+         *       "createdAt": "2026-03-02T09:15:27.481Z",
+         *       "updatedAt": "2026-03-02T09:15:27.481Z"
+         *     }
+         */
+        Customer: {
+            id: string;
+            userName: string;
+            email: string | null;
+            firstName: string | null;
+            lastName: string | null;
+            businessName: string | null;
+            phoneNumber: string | null;
+            role: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "userName": "ada",
+         *       "password": "correct horse battery",
+         *       "email": "ada@example.com",
+         *       "firstName": "Ada",
+         *       "lastName": "Lovelace",
+         *       "address": {
+         *         "name": "Ada Lovelace",
+         *         "house": "12",
+         *         "street": "St James’s Square",
+         *         "city": "London",
+         *         "countryName": "United Kingdom",
+         *         "pincode": "SW1Y 4JH",
+         *         "phone": "+44 20 7946 0000",
+         *         "addressType": "Home",
+         *         "isDefault": true
+         *       }
+         *     }
+         */
+        CustomerCreate: {
+            userName: string;
+            password: string;
+            /** @description an email address */
+            email?: string | null;
+            firstName?: string | null;
+            lastName?: string | null;
+            businessName?: string | null;
+            phoneNumber?: string | null;
+            address?: components["schemas"]["AddressInput"];
+            /**
+             * Format: date-time
+             * @description a date-time in the past (1970 or later)
+             */
+            createdAt?: string;
+        };
+        CustomerList: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Customer"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        CustomerResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Customer"];
+        };
+        CustomerUpdate: {
+            /** @description an email address */
+            email?: string | null;
+            firstName?: string | null;
+            lastName?: string | null;
+            businessName?: string | null;
+            phoneNumber?: string | null;
+        };
+        Deleted: {
+            id: string;
+        };
+        DeletedResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Deleted"];
+        };
+        /**
+         * @example {
+         *       "success": false,
+         *       "error": {
+         *         "code": "VALIDATION_ERROR",
+         *         "message": "Request validation failed",
+         *         "details": [
+         *           {
+         *             "field": "cartItems[0].price",
+         *             "in": "body",
+         *             "message": "must be >= 0"
+         *           }
+         *         ]
+         *       }
+         *     }
+         */
+        Error: {
+            /** @enum {boolean} */
+            success: false;
+            error: {
+                /** @enum {string} */
+                code: "VALIDATION_ERROR" | "DUPLICATE_VALUE" | "INVALID_JSON" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "INSUFFICIENT_STOCK" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                message: string;
+                details: components["schemas"]["ErrorDetail"][];
+            };
+        };
+        ErrorDetail: {
+            /** @description the field, as `cartItems[0].price` */
+            field: string;
+            /** @enum {string} */
+            in: "body" | "query" | "path" | "header";
+            message: string;
+        };
+        Event: {
+            /** @description unique, the same on every read (and the webhook-id of its deliveries) */
+            id: string;
+            /** @enum {string} */
+            type: "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description the record as GET returns it; for a delete, the record as it was */
+            data: {
+                id: string;
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        EventList: {
+            success: boolean;
+            data: components["schemas"]["Event"][];
+            pagination: components["schemas"]["EventPagination"];
+        };
+        EventPagination: {
+            limit: number;
+            /** @description never null: at the end it marks the position after the last event; poll it */
+            nextCursor: string;
+            /** @description more events are available right now (read on without waiting) */
+            hasMore: boolean;
+        };
+        Login: {
+            storeSlug: string;
+            email: string;
+            password: string;
+        };
+        /**
+         * @example {
+         *       "id": "65e2f0a1c3b4d5e6f7a8ba01",
+         *       "customOrderId": "#1001",
+         *       "userId": "65e2f0a1c3b4d5e6f7a8b9f0",
+         *       "cartItems": [
+         *         {
+         *           "productId": "65e2f0a1c3b4d5e6f7a8b9c0",
+         *           "title": "Organic cotton T-shirt (M / Black)",
+         *           "price": 24.9,
+         *           "quantity": 2,
+         *           "sku": "TEE-BM"
+         *         }
+         *       ],
+         *       "shippingAddress": {
+         *         "firstName": "Ada",
+         *         "lastName": "Lovelace",
+         *         "address1": "12 St James’s Square",
+         *         "address2": null,
+         *         "city": "London",
+         *         "state": null,
+         *         "zip": "SW1Y 4JH",
+         *         "country": "GB",
+         *         "phone": "+44 20 7946 0000"
+         *       },
+         *       "billingAddress": {
+         *         "firstName": "Ada",
+         *         "lastName": "Lovelace",
+         *         "address1": "12 St James’s Square",
+         *         "address2": null,
+         *         "city": "London",
+         *         "state": null,
+         *         "zip": "SW1Y 4JH",
+         *         "country": "GB",
+         *         "phone": "+44 20 7946 0000"
+         *       },
+         *       "contactEmail": "ada@example.com",
+         *       "orderStatus": "pending",
+         *       "paymentMethod": "card",
+         *       "paymentStatus": "paid",
+         *       "subTotal": 49.8,
+         *       "shippingCharge": 4.5,
+         *       "taxAmount": 0,
+         *       "totalAmount": 54.3,
+         *       "currency": "GBP",
+         *       "trackingInfo": [],
+         *       "refund": null,
+         *       "inventoryBehaviour": "decrement",
+         *       "restockedAt": null,
+         *       "createdAt": "2026-03-02T09:15:27.481Z",
+         *       "updatedAt": "2026-03-02T09:15:27.481Z"
+         *     }
+         */
+        Order: {
+            id: string;
+            customOrderId: string;
+            userId: string | null;
+            cartItems: components["schemas"]["CartItem"][];
+            shippingAddress: components["schemas"]["OrderAddress"] | null;
+            billingAddress: components["schemas"]["OrderAddress"] | null;
+            contactEmail: string | null;
+            orderStatus: string;
+            paymentMethod: string | null;
+            paymentStatus: string;
+            subTotal: number;
+            shippingCharge: number | null;
+            taxAmount: number | null;
+            totalAmount: number;
+            currency: string;
+            trackingInfo: components["schemas"]["TrackingInfo"][];
+            refund: components["schemas"]["Refund"] | null;
+            /**
+             * @description "bypass" (default): a record, stock untouched. "decrement": every item names a variant by productId and sku, and the order takes their stock, all or nothing (409 INSUFFICIENT_STOCK)
+             * @enum {string}
+             */
+            inventoryBehaviour: "bypass" | "decrement";
+            /** Format: date-time */
+            restockedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        OrderAddress: {
+            firstName?: string | null;
+            lastName?: string | null;
+            address1?: string | null;
+            address2?: string | null;
+            city?: string | null;
+            state?: string | null;
+            zip?: string | null;
+            country?: string | null;
+            phone?: string | null;
+        };
+        /**
+         * @example {
+         *       "cartItems": [
+         *         {
+         *           "productId": "65e2f0a1c3b4d5e6f7a8b9c0",
+         *           "title": "Organic cotton T-shirt (M / Black)",
+         *           "price": 24.9,
+         *           "quantity": 2,
+         *           "sku": "TEE-BM"
+         *         }
+         *       ],
+         *       "subTotal": 49.8,
+         *       "shippingCharge": 4.5,
+         *       "totalAmount": 54.3,
+         *       "currency": "GBP",
+         *       "contactEmail": "ada@example.com",
+         *       "shippingAddress": {
+         *         "firstName": "Ada",
+         *         "lastName": "Lovelace",
+         *         "address1": "12 St James’s Square",
+         *         "address2": null,
+         *         "city": "London",
+         *         "state": null,
+         *         "zip": "SW1Y 4JH",
+         *         "country": "GB",
+         *         "phone": "+44 20 7946 0000"
+         *       },
+         *       "paymentMethod": "card",
+         *       "paymentStatus": "paid",
+         *       "inventoryBehaviour": "decrement"
+         *     }
+         */
+        OrderCreate: {
+            cartItems: components["schemas"]["CartItem"][];
+            subTotal: number;
+            totalAmount: number;
+            customOrderId?: string | null;
+            shippingAddress?: components["schemas"]["OrderAddress"] | null;
+            billingAddress?: components["schemas"]["OrderAddress"] | null;
+            /** @description an email address */
+            contactEmail?: string | null;
+            orderStatus?: string;
+            paymentMethod?: string | null;
+            paymentStatus?: string;
+            shippingCharge?: number | null;
+            taxAmount?: number | null;
+            /** @description ISO 4217 code, three uppercase letters */
+            currency?: string;
+            /**
+             * Format: date-time
+             * @description a date-time in the past (1970 or later)
+             */
+            createdAt?: string;
+            userId?: string | null;
+            trackingInfo?: components["schemas"]["TrackingInfo"][];
+            refund?: components["schemas"]["Refund"] | null;
+            /**
+             * @description "bypass" (default): a record, stock untouched. "decrement": every item names a variant by productId and sku, and the order takes their stock, all or nothing (409 INSUFFICIENT_STOCK)
+             * @enum {string}
+             */
+            inventoryBehaviour?: "bypass" | "decrement";
+        };
+        OrderList: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Order"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        OrderResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Order"];
+        };
+        OrderUpdate: {
+            orderStatus?: string;
+            paymentStatus?: string;
+            trackingInfo?: components["schemas"]["TrackingInfo"][];
+            refund?: components["schemas"]["Refund"] | null;
+            /** @description with orderStatus "cancelled": a decrement order puts its quantities back, once (restockedAt says when); a bypass order changes no stock */
+            restock?: boolean;
+        };
+        Pagination: {
+            /** @description null when the page was asked for by cursor */
+            page: number | null;
+            limit: number;
+            /** @description exact, in page and cursor mode alike */
+            total: number;
+            totalPages: number;
+            /** @description pass as cursor (same path, sort, filters, limit) for the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "65e2f0a1c3b4d5e6f7a8b9c0",
+         *       "title": "Organic cotton T-shirt",
+         *       "handle": "organic-cotton-t-shirt",
+         *       "description": "Heavyweight organic cotton, relaxed fit.",
+         *       "status": "active",
+         *       "badge": "New",
+         *       "price": 24.9,
+         *       "salePrice": 29.9,
+         *       "comparePrice": 29.9,
+         *       "totalStock": 27,
+         *       "image": [
+         *         "https://cdn.example.com/tee-front.jpg"
+         *       ],
+         *       "sizeChart": null,
+         *       "selectedCollection": [
+         *         "65e2f0a1c3b4d5e6f7a8b9d1"
+         *       ],
+         *       "attributeSet": null,
+         *       "options": [
+         *         {
+         *           "name": "Size",
+         *           "values": [
+         *             "S",
+         *             "M"
+         *           ]
+         *         },
+         *         {
+         *           "name": "Color",
+         *           "values": [
+         *             "Black",
+         *             "White"
+         *           ]
+         *         }
+         *       ],
+         *       "variants": [
+         *         {
+         *           "id": "65e2f0a1c3b4d5e6f7a8b9e1",
+         *           "productId": "65e2f0a1c3b4d5e6f7a8b9c0",
+         *           "attributes": {
+         *             "Size": "S",
+         *             "Color": "Black"
+         *           },
+         *           "price": 24.9,
+         *           "salePrice": 29.9,
+         *           "stock": 5,
+         *           "sku": "TEE-BS",
+         *           "createdAt": "2026-03-02T09:15:27.481Z",
+         *           "updatedAt": "2026-03-02T09:15:27.481Z"
+         *         },
+         *         {
+         *           "id": "65e2f0a1c3b4d5e6f7a8b9e2",
+         *           "productId": "65e2f0a1c3b4d5e6f7a8b9c0",
+         *           "attributes": {
+         *             "Size": "S",
+         *             "Color": "White"
+         *           },
+         *           "price": 24.9,
+         *           "salePrice": 29.9,
+         *           "stock": 4,
+         *           "sku": "TEE-WS",
+         *           "createdAt": "2026-03-02T09:15:27.481Z",
+         *           "updatedAt": "2026-03-02T09:15:27.481Z"
+         *         },
+         *         {
+         *           "id": "65e2f0a1c3b4d5e6f7a8b9e3",
+         *           "productId": "65e2f0a1c3b4d5e6f7a8b9c0",
+         *           "attributes": {
+         *             "Size": "M",
+         *             "Color": "Black"
+         *           },
+         *           "price": 24.9,
+         *           "salePrice": 29.9,
+         *           "stock": 12,
+         *           "sku": "TEE-BM",
+         *           "createdAt": "2026-03-02T09:15:27.481Z",
+         *           "updatedAt": "2026-03-02T09:15:27.481Z"
+         *         },
+         *         {
+         *           "id": "65e2f0a1c3b4d5e6f7a8b9e4",
+         *           "productId": "65e2f0a1c3b4d5e6f7a8b9c0",
+         *           "attributes": {
+         *             "Size": "M",
+         *             "Color": "White"
+         *           },
+         *           "price": 24.9,
+         *           "salePrice": 29.9,
+         *           "stock": 6,
+         *           "sku": "TEE-WM",
+         *           "createdAt": "2026-03-02T09:15:27.481Z",
+         *           "updatedAt": "2026-03-02T09:15:27.481Z"
+         *         }
+         *       ],
+         *       "metaTitle": null,
+         *       "metaDescription": null,
+         *       "metaKeywords": null,
+         *       "returnConfig": {
+         *         "useGlobalConfig": true,
+         *         "returnable": true,
+         *         "exchangeable": true,
+         *         "customReturnWindow": null
+         *       },
+         *       "averageRating": 0,
+         *       "totalReviews": 0,
+         *       "createdAt": "2026-03-02T09:15:27.481Z",
+         *       "updatedAt": "2026-03-02T09:15:27.481Z"
+         *     }
+         */
+        Product: {
+            id: string;
+            title: string;
+            handle: string;
+            description: string | null;
+            status: string;
+            badge: string | null;
+            price: number | null;
+            /** @description the compare-at price (same as comparePrice) */
+            salePrice: number | null;
+            comparePrice: number | null;
+            totalStock: number | null;
+            /** @description image URLs (input name: images) */
+            image: string[];
+            sizeChart: string | null;
+            /** @description manual collection ids (input name: selectedCollections) */
+            selectedCollection: string[];
+            attributeSet: string | null;
+            options: components["schemas"]["ProductOption"][];
+            variants: components["schemas"]["Variant"][];
+            metaTitle: string | null;
+            metaDescription: string | null;
+            metaKeywords: string | null;
+            returnConfig: components["schemas"]["ReturnConfig"];
+            averageRating: number;
+            totalReviews: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * @example {
+         *       "title": "Organic cotton T-shirt",
+         *       "description": "Heavyweight organic cotton, relaxed fit.",
+         *       "status": "active",
+         *       "price": 24.9,
+         *       "comparePrice": 29.9,
+         *       "images": [
+         *         "https://cdn.example.com/tee-front.jpg"
+         *       ],
+         *       "options": [
+         *         {
+         *           "name": "Size",
+         *           "values": [
+         *             "S",
+         *             "M"
+         *           ]
+         *         },
+         *         {
+         *           "name": "Color",
+         *           "values": [
+         *             "Black",
+         *             "White"
+         *           ]
+         *         }
+         *       ],
+         *       "variants": [
+         *         {
+         *           "attributes": {
+         *             "Size": "M",
+         *             "Color": "Black"
+         *           },
+         *           "stock": 12,
+         *           "sku": "TEE-BM"
+         *         }
+         *       ]
+         *     }
+         */
+        ProductCreate: {
+            title: string;
+            /** @description slugified; generated from the title when omitted */
+            handle?: string;
+            description?: string | null;
+            /** @enum {string} */
+            status?: "active" | "disabled";
+            badge?: string | null;
+            price?: number | null;
+            comparePrice?: number | null;
+            /** @description alias of comparePrice */
+            salePrice?: number | null;
+            totalStock?: number | null;
+            /** @description http(s) URLs or base64 data URIs */
+            images?: string[];
+            /** @description alias of images (its output name); send one of the two */
+            image?: string[];
+            /** @description http(s) URL or base64 data URI (image or PDF) */
+            sizeChart?: string | null;
+            selectedCollections?: string[];
+            /** @description alias of selectedCollections (its output name); send one of the two */
+            selectedCollection?: string[];
+            attributeSet?: string | null;
+            options?: components["schemas"]["ProductOptionInput"][];
+            /** @description price, salePrice, stock and sku of the variants the options generate (or keep), matched by attributes */
+            variants?: components["schemas"]["VariantEntry"][];
+            metaTitle?: string | null;
+            metaDescription?: string | null;
+            metaKeywords?: string | null;
+            returnConfig?: components["schemas"]["ReturnConfigInput"];
+        };
+        ProductList: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Product"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        ProductOption: {
+            name: string;
+            values: string[];
+        };
+        ProductOptionInput: {
+            name: string;
+            values: string[];
+        };
+        ProductResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Product"];
+        };
+        /**
+         * @example {
+         *       "price": 22.5,
+         *       "variants": [
+         *         {
+         *           "attributes": {
+         *             "Size": "S",
+         *             "Color": "White"
+         *           },
+         *           "stock": 0
+         *         }
+         *       ]
+         *     }
+         */
+        ProductUpdate: {
+            title?: string;
+            /** @description slugified; generated from the title when omitted */
+            handle?: string;
+            description?: string | null;
+            /** @enum {string} */
+            status?: "active" | "disabled";
+            badge?: string | null;
+            price?: number | null;
+            comparePrice?: number | null;
+            /** @description alias of comparePrice */
+            salePrice?: number | null;
+            totalStock?: number | null;
+            /** @description http(s) URLs or base64 data URIs */
+            images?: string[];
+            /** @description alias of images (its output name); send one of the two */
+            image?: string[];
+            /** @description http(s) URL or base64 data URI (image or PDF) */
+            sizeChart?: string | null;
+            selectedCollections?: string[];
+            /** @description alias of selectedCollections (its output name); send one of the two */
+            selectedCollection?: string[];
+            attributeSet?: string | null;
+            options?: components["schemas"]["ProductOptionInput"][];
+            /** @description price, salePrice, stock and sku of the variants the options generate (or keep), matched by attributes */
+            variants?: components["schemas"]["VariantEntry"][];
+            metaTitle?: string | null;
+            metaDescription?: string | null;
+            metaKeywords?: string | null;
+            returnConfig?: components["schemas"]["ReturnConfigInput"];
+        };
+        ProductVariantUpdate: {
+            price?: number | null;
+            salePrice?: number | null;
+            stock?: number;
+            sku?: string | null;
+        };
+        Refund: {
+            status?: string | null;
+            adminRemark?: string | null;
+        };
+        ReturnConfig: {
+            useGlobalConfig: boolean;
+            returnable: boolean;
+            exchangeable: boolean;
+            /** @description days; overrides the store setting when useGlobalConfig is false */
+            customReturnWindow: number | null;
+        };
+        ReturnConfigInput: {
+            useGlobalConfig?: boolean;
+            returnable?: boolean;
+            exchangeable?: boolean;
+            customReturnWindow?: number | null;
+        };
+        TrackingInfo: {
+            trackingNumber: string;
+            shippingCarrier?: string | null;
+            trackingUrl?: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "65e2f0a1c3b4d5e6f7a8b9e3",
+         *       "productId": "65e2f0a1c3b4d5e6f7a8b9c0",
+         *       "attributes": {
+         *         "Size": "M",
+         *         "Color": "Black"
+         *       },
+         *       "price": 24.9,
+         *       "salePrice": 29.9,
+         *       "stock": 12,
+         *       "sku": "TEE-BM",
+         *       "createdAt": "2026-03-02T09:15:27.481Z",
+         *       "updatedAt": "2026-03-02T09:15:27.481Z"
+         *     }
+         */
+        Variant: {
+            id: string;
+            productId: string;
+            /** @description option name -> value */
+            attributes: {
+                [key: string]: string;
+            };
+            price: number | null;
+            /** @description compare-at price */
+            salePrice: number | null;
+            stock: number;
+            sku: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        VariantEntry: {
+            attributes: {
+                [key: string]: string;
+            };
+            price?: number | null;
+            salePrice?: number | null;
+            stock?: number;
+            sku?: string | null;
+        };
+        VariantList: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Variant"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        VariantResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Variant"];
+        };
+        Webhook: {
             id: string;
             url: string;
             events: string[];
@@ -7263,8 +1863,33 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** WebhookDelivery */
-        "def-2": {
+        WebhookCreate: {
+            /** @description http(s); not a loopback, private or link-local address */
+            url: string;
+            /** @description event types to receive, or ["*"] for all */
+            events: ("*" | "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted")[];
+            description?: string | null;
+        };
+        WebhookCreated: {
+            id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            /** @description false: no new deliveries; set by the service after 3 days of failures */
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description whsec_…: verifies the signatures (Standard Webhooks); shown only in this response */
+            secret: string;
+        };
+        WebhookCreatedResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["WebhookCreated"];
+        };
+        WebhookDelivery: {
             id: string;
             /** @description the webhook-id header of every attempt */
             eventId: string;
@@ -7281,12 +1906,3763 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        WebhookDeliveryList: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["WebhookDelivery"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        WebhookDeliveryResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["WebhookDelivery"];
+        };
+        WebhookList: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Webhook"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        WebhookResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Webhook"];
+        };
+        WebhookUpdate: {
+            /** @description http(s); not a loopback, private or link-local address */
+            url?: string;
+            /** @description event types to receive, or ["*"] for all */
+            events?: ("*" | "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted")[];
+            description?: string | null;
+            enabled?: boolean;
+        };
     };
-    responses: never;
+    responses: {
+        /** @description VALIDATION_ERROR (a detail per wrong field), DUPLICATE_VALUE (a unique value is taken) or INVALID_JSON */
+        BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "code": "VALIDATION_ERROR",
+                 *         "message": "Request validation failed",
+                 *         "details": [
+                 *           {
+                 *             "field": "cartItems[0].price",
+                 *             "in": "body",
+                 *             "message": "must be >= 0"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description UNAUTHORIZED: missing, malformed, expired or revoked credential */
+        Unauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "code": "UNAUTHORIZED",
+                 *         "message": "Missing or invalid bearer credential",
+                 *         "details": []
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description FORBIDDEN: the credential may not call this operation */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "code": "FORBIDDEN",
+                 *         "message": "This credential lacks the scope products:write",
+                 *         "details": []
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description NOT_FOUND: no such record in this store (or an id that is not an id) */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "code": "NOT_FOUND",
+                 *         "message": "Product not found",
+                 *         "details": []
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
+        Conflict: {
+            headers: {
+                /** @description seconds to wait before retrying */
+                "Retry-After"?: string;
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "code": "IDEMPOTENCY_KEY_IN_USE",
+                 *         "message": "A request with this Idempotency-Key is still being processed; retry shortly",
+                 *         "details": []
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description PRECONDITION_FAILED: the record changed since the version named in If-Match; nothing changed */
+        PreconditionFailed: {
+            headers: {
+                /** @description the current version */
+                ETag?: string;
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "code": "PRECONDITION_FAILED",
+                 *         "message": "The record changed since the version in If-Match; nothing was changed",
+                 *         "details": []
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description PAYLOAD_TOO_LARGE: the body is over the limit */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "code": "PAYLOAD_TOO_LARGE",
+                 *         "message": "The body is larger than the limit",
+                 *         "details": []
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                 *         "message": "The body must be application/json",
+                 *         "details": []
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for a different request */
+        IdempotencyKeyReused: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "code": "IDEMPOTENCY_KEY_REUSED",
+                 *         "message": "This Idempotency-Key was already used for a different request; use a new key",
+                 *         "details": []
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description RATE_LIMITED: too many requests */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "code": "RATE_LIMITED",
+                 *         "message": "Too many requests",
+                 *         "details": []
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description INTERNAL_ERROR: a bug, logged with the request id */
+        InternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "code": "INTERNAL_ERROR",
+                 *         "message": "Internal server error",
+                 *         "details": []
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description SERVICE_UNAVAILABLE: the database is unreachable or too contended; nothing changed, retry */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "error": {
+                 *         "code": "SERVICE_UNAVAILABLE",
+                 *         "message": "The database is unavailable, retry shortly",
+                 *         "details": []
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description the id of this request (yours, if you sent a sane X-Request-Id): quote it in reports */
+        "X-Request-Id": string;
+        /** @description seconds to wait before retrying */
+        "Retry-After": number;
+        /** @description requests allowed in the current window, per credential (when rate limiting is on) */
+        "RateLimit-Limit": number;
+        /** @description requests left in the current window */
+        "RateLimit-Remaining": number;
+        /** @description seconds until the window resets */
+        "RateLimit-Reset": number;
+        /** @description `Bearer` */
+        "WWW-Authenticate": string;
+        /** @description "true" on the recorded answer to a retry with the same Idempotency-Key */
+        "Idempotent-Replayed": string;
+        /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
+        ETag: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description <sha256>.<ext>, as in a media URL */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file, with its Content-Type (image/* or application/pdf) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description If-None-Match matched the ETag: no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description NOT_FOUND: no such record in this store (or an id that is not an id) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Product not found",
+                     *         "details": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAccessToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Login"];
+            };
+        };
+        responses: {
+            /** @description Done: the record as it is now */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessTokenResponse"];
+                };
+            };
+            /** @description VALIDATION_ERROR (a detail per wrong field), DUPLICATE_VALUE (a unique value is taken) or INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "Request validation failed",
+                     *         "details": [
+                     *           {
+                     *             "field": "cartItems[0].price",
+                     *             "in": "body",
+                     *             "message": "must be >= 0"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "The body is larger than the limit",
+                     *         "details": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "The body must be application/json",
+                     *         "details": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests",
+                     *         "details": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: a bug, logged with the request id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error",
+                     *         "details": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or too contended; nothing changed, retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "SERVICE_UNAVAILABLE",
+                     *         "message": "The database is unavailable, retry shortly",
+                     *         "details": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyArray"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description Created: the new record */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreatedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: the id of the removed record */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAttributeSets: {
+        parameters: {
+            query?: {
+                /** @description default 1; not together with cursor */
+                page?: number;
+                limit?: number;
+                search?: string;
+                sort?: "createdAt" | "-createdAt" | "name" | "-name" | "updatedAt" | "-updatedAt";
+                /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
+                updatedSince?: string;
+                /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
+                cursor?: string;
+                status?: "active" | "inactive";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list, with its pagination */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttributeSetList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAttributeSet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttributeSetCreate"];
+            };
+        };
+        responses: {
+            /** @description Created: the new record */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttributeSetResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAttributeSet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag(s) of the version you have: 304 without a body if it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttributeSetResponse"];
+                };
+            };
+            /** @description Not Modified: the version named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteAttributeSet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: the id of the removed record */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateAttributeSet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttributeSetUpdate"];
+            };
+        };
+        responses: {
+            /** @description Done: the record as it is now */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttributeSetResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAttributes: {
+        parameters: {
+            query?: {
+                /** @description default 1; not together with cursor */
+                page?: number;
+                limit?: number;
+                search?: string;
+                sort?: "createdAt" | "-createdAt" | "name" | "-name" | "updatedAt" | "-updatedAt";
+                /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
+                updatedSince?: string;
+                /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
+                cursor?: string;
+                expand?: "values";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list, with its pagination */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttributeList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAttribute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttributeCreate"];
+            };
+        };
+        responses: {
+            /** @description Created: the new record */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttributeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAttribute: {
+        parameters: {
+            query?: {
+                expand?: "values";
+            };
+            header?: {
+                /** @description ETag(s) of the version you have: 304 without a body if it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttributeResponse"];
+                };
+            };
+            /** @description Not Modified: the version named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteAttribute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: the id of the removed record */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateAttribute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttributeUpdate"];
+            };
+        };
+        responses: {
+            /** @description Done: the record as it is now */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttributeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listProducts: {
+        parameters: {
+            query?: {
+                /** @description default 1; not together with cursor */
+                page?: number;
+                limit?: number;
+                search?: string;
+                sort?: "createdAt" | "-createdAt" | "price" | "-price" | "title" | "-title" | "updatedAt" | "-updatedAt";
+                /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
+                updatedSince?: string;
+                /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
+                cursor?: string;
+                handle?: string;
+                status?: "active" | "disabled";
+                /** @description a collection id: its members, manual or smart */
+                collection?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list, with its pagination */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductCreate"];
+            };
+        };
+        responses: {
+            /** @description Created: the new record */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag(s) of the version you have: 304 without a body if it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductResponse"];
+                };
+            };
+            /** @description Not Modified: the version named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: the id of the removed record */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductUpdate"];
+            };
+        };
+        responses: {
+            /** @description Done: the record as it is now */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listProductVariants: {
+        parameters: {
+            query?: {
+                /** @description default 1; not together with cursor */
+                page?: number;
+                limit?: number;
+                search?: string;
+                sort?: "createdAt" | "-createdAt" | "position" | "-position" | "updatedAt" | "-updatedAt";
+                /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
+                updatedSince?: string;
+                /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list, with its pagination */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VariantList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateProductVariant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+                variantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProductVariantUpdate"];
+            };
+        };
+        responses: {
+            /** @description Done: the record as it is now */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VariantResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCollectionProducts: {
+        parameters: {
+            query?: {
+                /** @description default 1; not together with cursor */
+                page?: number;
+                limit?: number;
+                search?: string;
+                sort?: "createdAt" | "-createdAt" | "price" | "-price" | "title" | "-title" | "updatedAt" | "-updatedAt";
+                /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
+                updatedSince?: string;
+                /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list, with its pagination */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCollections: {
+        parameters: {
+            query?: {
+                /** @description default 1; not together with cursor */
+                page?: number;
+                limit?: number;
+                search?: string;
+                sort?: "createdAt" | "-createdAt" | "title" | "-title" | "updatedAt" | "-updatedAt";
+                /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
+                updatedSince?: string;
+                /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list, with its pagination */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCollection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectionCreate"];
+            };
+        };
+        responses: {
+            /** @description Created: the new record */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectionResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCollection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag(s) of the version you have: 304 without a body if it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectionResponse"];
+                };
+            };
+            /** @description Not Modified: the version named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteCollection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: the id of the removed record */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateCollection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectionUpdate"];
+            };
+        };
+        responses: {
+            /** @description Done: the record as it is now */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectionResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCustomers: {
+        parameters: {
+            query?: {
+                /** @description default 1; not together with cursor */
+                page?: number;
+                limit?: number;
+                search?: string;
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
+                updatedSince?: string;
+                /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list, with its pagination */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerCreate"];
+            };
+        };
+        responses: {
+            /** @description Created: the new record */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag(s) of the version you have: 304 without a body if it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerResponse"];
+                };
+            };
+            /** @description Not Modified: the version named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: the id of the removed record */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomerUpdate"];
+            };
+        };
+        responses: {
+            /** @description Done: the record as it is now */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCustomerAddresses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddressArray"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCustomerAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+            };
+            path: {
+                customerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddressInput"];
+            };
+        };
+        responses: {
+            /** @description Created: the new record */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddressResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag(s) of the version you have: 304 without a body if it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddressResponse"];
+                };
+            };
+            /** @description Not Modified: the version named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: the id of the removed record */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateAddress: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddressInput"];
+            };
+        };
+        responses: {
+            /** @description Done: the record as it is now */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddressResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrders: {
+        parameters: {
+            query?: {
+                /** @description default 1; not together with cursor */
+                page?: number;
+                limit?: number;
+                search?: string;
+                sort?: "createdAt" | "-createdAt" | "totalAmount" | "-totalAmount" | "updatedAt" | "-updatedAt";
+                /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
+                updatedSince?: string;
+                /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
+                cursor?: string;
+                /** @description exact orderStatus */
+                status?: string;
+                /** @description exact paymentStatus */
+                paymentStatus?: string;
+                /** @description the customer's orders */
+                userId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list, with its pagination */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCreate"];
+            };
+        };
+        responses: {
+            /** @description Created: the new record */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description INSUFFICIENT_STOCK: inventoryBehaviour "decrement" and a variant is short (a detail per short item); IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "error": {
+                     *         "code": "IDEMPOTENCY_KEY_IN_USE",
+                     *         "message": "A request with this Idempotency-Key is still being processed; retry shortly",
+                     *         "details": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag(s) of the version you have: 304 without a body if it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponse"];
+                };
+            };
+            /** @description Not Modified: the version named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: the id of the removed record */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderUpdate"];
+            };
+        };
+        responses: {
+            /** @description Done: the record as it is now */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description comma-separated event types to return, e.g. product.created,order.created */
+                types?: string;
+                /** @description start after this event (not with it); not with cursor */
+                after?: string;
+                /** @description pagination.nextCursor of the previous page, with the same types and limit */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list, with its pagination */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportProducts: {
+        parameters: {
+            query?: {
+                /** @description only records with updatedAt >= this date-time */
+                updatedSince?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON: one products record per line */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Product"];
+                };
+            };
+            /** @description VALIDATION_ERROR (a detail per wrong field), DUPLICATE_VALUE (a unique value is taken) or INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, expired or revoked credential */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the credential may not call this operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: a bug, logged with the request id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or too contended; nothing changed, retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportCollections: {
+        parameters: {
+            query?: {
+                /** @description only records with updatedAt >= this date-time */
+                updatedSince?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON: one collections record per line */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Collection"];
+                };
+            };
+            /** @description VALIDATION_ERROR (a detail per wrong field), DUPLICATE_VALUE (a unique value is taken) or INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, expired or revoked credential */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the credential may not call this operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: a bug, logged with the request id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or too contended; nothing changed, retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportAttributes: {
+        parameters: {
+            query?: {
+                /** @description only records with updatedAt >= this date-time */
+                updatedSince?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON: one attributes record per line */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Attribute"];
+                };
+            };
+            /** @description VALIDATION_ERROR (a detail per wrong field), DUPLICATE_VALUE (a unique value is taken) or INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, expired or revoked credential */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the credential may not call this operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: a bug, logged with the request id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or too contended; nothing changed, retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportAttributeSets: {
+        parameters: {
+            query?: {
+                /** @description only records with updatedAt >= this date-time */
+                updatedSince?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON: one attributeSets record per line */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["AttributeSet"];
+                };
+            };
+            /** @description VALIDATION_ERROR (a detail per wrong field), DUPLICATE_VALUE (a unique value is taken) or INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, expired or revoked credential */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the credential may not call this operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: a bug, logged with the request id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or too contended; nothing changed, retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportCustomers: {
+        parameters: {
+            query?: {
+                /** @description only records with updatedAt >= this date-time */
+                updatedSince?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON: one customers record per line */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Customer"];
+                };
+            };
+            /** @description VALIDATION_ERROR (a detail per wrong field), DUPLICATE_VALUE (a unique value is taken) or INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, expired or revoked credential */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the credential may not call this operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: a bug, logged with the request id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or too contended; nothing changed, retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportOrders: {
+        parameters: {
+            query?: {
+                /** @description only records with updatedAt >= this date-time */
+                updatedSince?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON: one orders record per line */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Order"];
+                };
+            };
+            /** @description VALIDATION_ERROR (a detail per wrong field), DUPLICATE_VALUE (a unique value is taken) or INVALID_JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing, malformed, expired or revoked credential */
+            401: {
+                headers: {
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: the credential may not call this operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: a bug, logged with the request id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable or too contended; nothing changed, retry */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description default 1; not together with cursor */
+                page?: number;
+                limit?: number;
+                search?: string;
+                sort?: "createdAt" | "-createdAt" | "url" | "-url" | "updatedAt" | "-updatedAt";
+                /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
+                updatedSince?: string;
+                /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list, with its pagination */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description Created: the new record */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookCreatedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag(s) of the version you have: 304 without a body if it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Not Modified: the version named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: the id of the removed record */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookUpdate"];
+            };
+        };
+        responses: {
+            /** @description Done: the record as it is now */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: the work is queued */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description default 1; not together with cursor */
+                page?: number;
+                limit?: number;
+                search?: string;
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
+                updatedSince?: string;
+                /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
+                cursor?: string;
+                status?: "pending" | "succeeded" | "failed";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list, with its pagination */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: the work is queued */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createImport: {
+        parameters: {
+            query: {
+                /** @description what every line of the file is */
+                resource: "products" | "collections" | "customers" | "orders";
+            };
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description Accepted: the work is queued */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            /** @description what the job does: "import" */
+                            type: string;
+                            /** @description the resource it works on: products, collections, customers, orders */
+                            resource: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                            /** @description lines to process (non-blank lines of the file) */
+                            total: number | null;
+                            processed: number;
+                            created: number;
+                            updated: number;
+                            failed: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            startedAt: string | null;
+                            /** Format: date-time */
+                            finishedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listJobs: {
+        parameters: {
+            query?: {
+                /** @description default 1; not together with cursor */
+                page?: number;
+                limit?: number;
+                search?: string;
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
+                updatedSince?: string;
+                /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
+                cursor?: string;
+                status?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                resource?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list, with its pagination */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            /** @description what the job does: "import" */
+                            type: string;
+                            /** @description the resource it works on: products, collections, customers, orders */
+                            resource: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                            /** @description lines to process (non-blank lines of the file) */
+                            total: number | null;
+                            processed: number;
+                            created: number;
+                            updated: number;
+                            failed: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            startedAt: string | null;
+                            /** Format: date-time */
+                            finishedAt: string | null;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag(s) of the version you have: 304 without a body if it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            /** @description what the job does: "import" */
+                            type: string;
+                            /** @description the resource it works on: products, collections, customers, orders */
+                            resource: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                            /** @description lines to process (non-blank lines of the file) */
+                            total: number | null;
+                            processed: number;
+                            created: number;
+                            updated: number;
+                            failed: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            startedAt: string | null;
+                            /** Format: date-time */
+                            finishedAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: the version named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listJobErrors: {
+        parameters: {
+            query?: {
+                /** @description default 1; not together with cursor */
+                page?: number;
+                limit?: number;
+                /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list, with its pagination */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description the line of the file, counted from 1 (blank lines count) */
+                            line: number;
+                            /** @description the error code the API gives for the same body */
+                            code: string;
+                            message: string;
+                            details: {
+                                field: string;
+                                in: string;
+                                message: string;
+                            }[];
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done: the record as it is now */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            id: string;
+                            /** @description what the job does: "import" */
+                            type: string;
+                            /** @description the resource it works on: products, collections, customers, orders */
+                            resource: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                            /** @description lines to process (non-blank lines of the file) */
+                            total: number | null;
+                            processed: number;
+                            created: number;
+                            updated: number;
+                            failed: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            startedAt: string | null;
+                            /** Format: date-time */
+                            finishedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+}

@@ -42,6 +42,7 @@ function snapshotSlots(ctx: AppContext) {
 function describe(source: ExportSource) {
   return {
     tags,
+    operationId: `export${source.name[0].toUpperCase()}${source.name.slice(1)}`,
     summary: `Export ${source.name} as NDJSON`,
     description:
       `Every ${source.name} record of the store, one per line exactly as its GET returns it, in id order, ` +

@@ -16,6 +16,9 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Orders', description: 'Orders from custom checkouts or migrations, with their items, addresses and tracking.' },
   { name: 'Events', description: 'The feed of changes to the store’s records, in order, for keeping another system in step.' },
   { name: 'Webhooks', description: 'Push the event feed to your URLs, signed; every attempt is a delivery you can inspect and retry.' },
+  { name: 'Imports', description: 'Bulk upserts from an NDJSON file, run as a job in batches that survive restarts.' },
+  { name: 'Jobs', description: 'Long work running in the background (imports): progress counters, per-line errors, cancel.' },
+  { name: 'Exports', description: 'Every record of a resource as NDJSON, streamed from one snapshot in constant memory.' },
   { name: 'Media', description: 'Uploaded product images and size charts, served without credentials (outside /api/v1).' },
 ];
 
