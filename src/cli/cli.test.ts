@@ -207,6 +207,9 @@ describe('storefront import (against a stand-in server)', () => {
     expect((await cli(['import', '--resource', 'products', join(dir, 'none.ndjson')], env)).code).toBe(2);
     const noResource = await cli(['import', file], env);
     expect(noResource.code).toBe(2);
-    expect(noResource.stderr).toMatch(/^storefront: --resource must be one of products, collections, customers, orders/);
+    expect(noResource.stderr).toMatch(/^storefront: missing --resource; usage: storefront import --resource R FILE/);
+    const badResource = await cli(['import', '--resource', 'widgets', file], env);
+    expect(badResource.code).toBe(2);
+    expect(badResource.stderr).toMatch(/^storefront: --resource must be one of products, collections, customers, orders/);
   });
 });

@@ -1,4 +1,10 @@
-/** The CLI's side of the HTTP API: base URL and key from the environment, one-line errors, 429 retried. */
+import { createStorefrontClient } from '../client/index.js';
+
+/**
+ * The CLI's side of the HTTP API: base URL and key from the environment, one-line errors, 429 retried.
+ * Requests go through the typed client's fetch (bearer auth, an Idempotency-Key on every write); the 429
+ * waits are the CLI's own, because only the CLI can reopen the file of an upload to send it again.
+ */
 
 export class CliError extends Error {
   constructor(
@@ -35,11 +41,14 @@ export function apiFromEnv(env: NodeJS.ProcessEnv = process.env): Api {
 }
 
 function createApi(base: string, key: string): Api {
+  const client = createStorefrontClient({ baseUrl: base, apiKey: key, retries: 0 });
   const request: Api['request'] = async (method, path, init = {}) => {
+    // one key for every attempt of this call: a retried upload is the same import, replayed not repeated
+    const headers = method === 'GET' ? { ...init.headers } : { 'idempotency-key': crypto.randomUUID(), ...init.headers };
     for (let waits = 0; ; waits++) {
-      const response = await send(`${base}${path}`, {
+      const response = await send(client.fetch, `${base}${path}`, {
         method,
-        headers: { authorization: `Bearer ${key}`, ...init.headers },
+        headers,
         ...(init.body ? { body: init.body(), duplex: 'half' } : {}),
       });
       if (response.status === 429 && waits < MAX_RATE_LIMIT_WAITS) {
@@ -58,7 +67,7 @@ function createApi(base: string, key: string): Api {
   };
 }
 
-async function send(url: string, init: RequestInit & { duplex?: 'half' }): Promise<Response> {
+async function send(fetch: typeof globalThis.fetch, url: string, init: RequestInit & { duplex?: 'half' }): Promise<Response> {
   try {
     return await fetch(url, init);
   } catch (error) {
