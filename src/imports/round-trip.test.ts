@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { importAndRun } from '../../test/support/jobs.fixtures.js';
+
+// CONTRACT: export, then import into another store, reproduces the catalog (ids and timestamps aside), and a
+// second import of the same export creates nothing.
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await setupTestApp();
+});
+afterAll(() => t?.close());
+
+async function exported(store: TestStore, resource: string): Promise<Record<string, unknown>[]> {
+  const reply = await t.call(store, 'GET', `/exports/${resource}`);
+  expect(reply.status).toBe(200);
+  const text = typeof reply.body === 'string' ? reply.body : `${JSON.stringify(reply.body)}\n`;
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+}
+
+const IGNORED = new Set(['id', 'createdAt', 'updatedAt', 'productId']);
+
+/** The record without what differs between stores by construction: ids and timestamps, at any depth. */
+function comparable(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(comparable);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value).filter(([key]) => !IGNORED.has(key));
+  return Object.fromEntries(entries.map(([key, inner]) => [key, comparable(inner)]));
+}
+
+const byHandle = (records: Record<string, unknown>[]) =>
+  records.map(comparable).sort((a, b) => String((a as { handle: string }).handle).localeCompare(String((b as { handle: string }).handle)));
+
+describe('export, then import into another store', () => {
+  it('reproduces the products (options, variants with prices, sale prices, stock and SKUs); a re-import creates none', async () => {
+    const source = await t.newStore();
+    const tee = await t.call(source, 'POST', '/products', {
+      title: 'Classic Tee',
+      description: 'Soft cotton',
+      price: 20,
+      options: [
+        { name: 'Size', values: ['S', 'M', 'L'] },
+        { name: 'Color', values: ['Red', 'Blue', 'Green'] },
+      ],
+      variants: [{ attributes: { Size: 'M', Color: 'Blue' }, price: 22, salePrice: 25, stock: 5, sku: 'TEE-M-BLUE' }],
+    });
+    expect(tee.status, JSON.stringify(tee.body)).toBe(201);
+    expect((await t.call(source, 'POST', '/products', { title: 'Mug', price: 9.5, badge: 'New' })).status).toBe(201);
+
+    const lines = await exported(source, 'products');
+    expect(lines).toHaveLength(2);
+    const target = await t.newStore();
+    const first = await importAndRun(t, target, 'products', lines);
+    expect(first).toMatchObject({ status: 'succeeded', created: 2, updated: 0, failed: 0 });
+    expect(byHandle(await exported(target, 'products'))).toEqual(byHandle(lines));
+
+    const again = await importAndRun(t, target, 'products', lines);
+    expect(again).toMatchObject({ status: 'succeeded', created: 0, updated: 2, failed: 0 });
+    expect(byHandle(await exported(target, 'products'))).toEqual(byHandle(lines));
+  });
+});
