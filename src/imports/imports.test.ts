@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, setupTestApp, type TestContext } from '../../test/helpers.js';
 import { importAndRun, NDJSON, postImport, runStoreJobs } from '../../test/support/jobs.fixtures.js';
+import { inlineDocument } from '../../test/support/openapi.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -270,7 +271,7 @@ describe('jobs: resume', () => {
 
 describe('OpenAPI', () => {
   it('documents POST /imports with an NDJSON body and a 202 job, and the jobs routes', async () => {
-    const paths = (await t.call(null, 'GET', '/openapi.json')).body.paths;
+    const paths = inlineDocument((await t.call(null, 'GET', '/openapi.json')).body).paths;
     const post = paths['/api/v1/imports'].post;
     expect(Object.keys(post.requestBody.content)).toEqual(['application/x-ndjson']);
     expect(post.responses['202']).toBeDefined();

@@ -62,3 +62,14 @@ describe('export, then import into another store', () => {
     expect(byHandle(await exported(target, 'products'))).toEqual(byHandle(lines));
   });
 });
+
+describe('a line without its key', () => {
+  it('is refused for every resource (re-running the file could never match it)', async () => {
+    const store = await t.newStore();
+    const job = await importAndRun(t, store, 'products', [{ title: 'No handle', price: 1 }]);
+    expect(job).toMatchObject({ status: 'succeeded', created: 0, failed: 1 });
+    const errors = (await t.call(store, 'GET', `/jobs/${job.id}/errors`)).body.data;
+    expect(errors[0]).toMatchObject({ line: 1, code: 'VALIDATION_ERROR' });
+    expect(errors[0].details[0]).toMatchObject({ field: 'handle' });
+  });
+});

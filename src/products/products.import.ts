@@ -1,3 +1,4 @@
+import { invalidField } from '../errors.js';
 import { appendEvents } from '../events/index.js';
 import { compileBodyCheck } from '../http/index.js';
 import type { ImportLineHandler } from '../imports/index.js';
@@ -15,12 +16,14 @@ const checkLine = compileBodyCheck(CreateProductBody);
  * value), else a product is created as POST would. `variants` are applied by `attributes` after the
  * options have generated (or kept) the variants, as on POST and PATCH. The same event as the API write
  * (`product.created` / `product.updated`, with the derived ones the write noted) is appended.
- * A line without a handle is always a create (its handle comes from the title).
+ * A line must carry its handle, as the other resources' lines must carry their keys: without one it could
+ * never be matched again, and re-running the file would duplicate the product.
  */
 export function importProductLine(ctx: ProductContext): ImportLineHandler {
   return async (trx, storeId, line) => {
     const input = checkLine(line);
-    const handle = input.handle === undefined ? '' : suppliedSlug(input.handle);
+    if (input.handle === undefined) throw invalidField('handle', 'is required in an import line: it is the key the line is matched by');
+    const handle = suppliedSlug(input.handle);
     const existing = handle ? await productIdByHandle(trx, storeId, handle) : undefined;
     if (existing) {
       const product = await updateProduct(trx, storeId, existing, input, ctx);
