@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { rateLimited } from '../errors.js';
 import type { App, AppContext } from '../http/index.js';
-import { ErrorEnvelope, Timestamp } from '../shared/index.js';
+import { Timestamp } from '../shared/index.js';
 import { countRecords } from './exports.sql.js';
 import { type ExportReader, openChunkReader, openSnapshotReader } from './snapshot.js';
 import { EXPORT_SOURCES, type ExportSource } from './sources.js';
@@ -48,10 +48,8 @@ function describe(source: ExportSource) {
       `Every ${source.name} record of the store, one per line exactly as its GET returns it, in id order, ` +
       'streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of lines that follow.',
     querystring: ExportQuery,
-    produces: [NDJSON],
     response: {
       200: { description: `NDJSON: one ${source.name} record per line`, content: { [NDJSON]: { schema: source.schema } } },
-      '4xx': { description: 'the error envelope', content: { 'application/json': { schema: ErrorEnvelope } } },
     },
   };
 }

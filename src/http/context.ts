@@ -47,6 +47,8 @@ declare module 'fastify' {
      * the resource's write scope), returning null when the service checks it against the record (jobs)
      */
     scope?: string | ((request: FastifyRequest) => string | null);
+    /** what the OpenAPI document says of a scope given as a function (which scope, decided how) */
+    scopeNote?: string;
     /** only an access token may call this route, never an API key */
     tokenOnly?: boolean;
     /** the response is one record and carries its ETag (set from the response schema, see http/safe-writes.ts) */

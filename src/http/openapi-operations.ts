@@ -47,12 +47,21 @@ export function operationIdOf(method: string, url: string): string {
   return `${VERBS[method] ?? method.toLowerCase()}${resources(literals)}`;
 }
 
-type Config = { public?: boolean; scope?: string; tokenOnly?: boolean; rateLimit?: unknown };
+type Config = {
+  public?: boolean;
+  scope?: string | ((...args: never[]) => unknown);
+  scopeNote?: string;
+  tokenOnly?: boolean;
+  rateLimit?: unknown;
+};
 
 /** Who may call the route, from its config (the same fields the authentication hook reads). */
 export function accessOf(config: Config): string {
   if (config.public) return 'No credentials needed.';
   if (config.tokenOnly) return 'Access tokens only (from POST /auth); API keys are refused with 403.';
+  if (typeof config.scope === 'function') {
+    return `Scope: ${config.scopeNote ?? 'depends on the record'}. An API key needs it (403 without); an access token has every scope.`;
+  }
   return `Scope \`${config.scope}\`: an API key needs it (403 without); an access token has every scope.`;
 }
 
@@ -60,6 +69,9 @@ const text = (description: string) => ({ type: 'string', description });
 const integer = (description: string) => ({ type: 'integer', description });
 
 const REQUEST_ID = { 'X-Request-Id': text('the id of this request (yours, if you sent a sane X-Request-Id): quote it in reports') };
+// The 202s that start a job say where to follow it (a webhook's test or retry is just queued).
+const JOB_STARTERS = new Set(['/api/v1/imports']);
+const ACCEPTED = { Location: text('where to follow the job: /api/v1/jobs/{id}') };
 const RATE_LIMIT = {
   'RateLimit-Limit': integer('requests allowed in the current window, per credential (when rate limiting is on)'),
   'RateLimit-Remaining': integer('requests left in the current window'),
@@ -143,7 +155,8 @@ function documentResponses(route: RouteOptions, schema: Schema, outsideApi: bool
     if (!/^[1-3]\d\d$/.test(status)) continue;
     const list = Boolean((response.properties as Schema | undefined)?.pagination);
     const description = response.description || successDescription(methodOf(route), status, list);
-    responses[status] = described(response, description, { ...response.headers, ...everyResponse });
+    const accepted = status === '202' && JOB_STARTERS.has(route.url) ? ACCEPTED : {};
+    responses[status] = described(response, description, { ...response.headers, ...accepted, ...everyResponse });
   }
   for (const status of errorStatusesOf(route, schema, outsideApi)) {
     const known = ERROR_STATUSES[status];

@@ -60,6 +60,7 @@ function registerImportRoute(scope: App, ctx: AppContext): void {
       config: {
         // an import needs the write scope of its resource (products:write to import products)
         scope: (request) => (isResource(resourceOf(request)) ? `${resourceOf(request)}:write` : null),
+        scopeNote: 'the write scope of the resource imported (`products:write` for `resource=products`)',
         event: false,
       },
       // The body is checked by its parser (a stored file), not by Ajv; the schema only documents it.

@@ -8,7 +8,10 @@ import type { JobKinds } from './runner.js';
 const tags = ['Jobs'];
 // A job is read with its resource's read scope, cancelled with its write scope: the service checks it
 // against the job (a list shows only the jobs the credential may read).
-const byJob = { scope: () => null };
+const byJob = {
+  scope: () => null,
+  scopeNote: "the job's resource's read scope (`products:read` for a products import); its write scope to cancel",
+};
 
 export async function registerJobRoutes(app: App, ctx: AppContext, kinds: JobKinds): Promise<void> {
   const { db } = ctx;
