@@ -1307,6 +1307,56 @@ export interface components {
             /** @description more events are available right now (read on without waiting) */
             hasMore: boolean;
         };
+        Job: {
+            id: string;
+            /** @description what the job does: "import" */
+            type: string;
+            /** @description the resource it works on: products, collections, customers, orders */
+            resource: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /** @description lines to process (non-blank lines of the file) */
+            total: number | null;
+            processed: number;
+            created: number;
+            updated: number;
+            failed: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            finishedAt: string | null;
+        };
+        JobError: {
+            /** @description the line of the file, counted from 1 (blank lines count) */
+            line: number;
+            /** @description the error code the API gives for the same body */
+            code: string;
+            message: string;
+            details: {
+                field: string;
+                in: string;
+                message: string;
+            }[];
+        };
+        JobErrorList: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["JobError"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        JobList: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Job"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        JobResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Job"];
+        };
         Login: {
             storeSlug: string;
             email: string;
@@ -4920,31 +4970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            id: string;
-                            /** @description what the job does: "import" */
-                            type: string;
-                            /** @description the resource it works on: products, collections, customers, orders */
-                            resource: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                            /** @description lines to process (non-blank lines of the file) */
-                            total: number | null;
-                            processed: number;
-                            created: number;
-                            updated: number;
-                            failed: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            startedAt: string | null;
-                            /** Format: date-time */
-                            finishedAt: string | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["JobResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4990,32 +5016,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            id: string;
-                            /** @description what the job does: "import" */
-                            type: string;
-                            /** @description the resource it works on: products, collections, customers, orders */
-                            resource: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                            /** @description lines to process (non-blank lines of the file) */
-                            total: number | null;
-                            processed: number;
-                            created: number;
-                            updated: number;
-                            failed: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            startedAt: string | null;
-                            /** Format: date-time */
-                            finishedAt: string | null;
-                        }[];
-                        pagination: components["schemas"]["Pagination"];
-                    };
+                    "application/json": components["schemas"]["JobList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5051,31 +5052,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            id: string;
-                            /** @description what the job does: "import" */
-                            type: string;
-                            /** @description the resource it works on: products, collections, customers, orders */
-                            resource: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                            /** @description lines to process (non-blank lines of the file) */
-                            total: number | null;
-                            processed: number;
-                            created: number;
-                            updated: number;
-                            failed: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            startedAt: string | null;
-                            /** Format: date-time */
-                            finishedAt: string | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["JobResponse"];
                 };
             };
             /** @description Not Modified: the version named in If-None-Match is current (no body) */
@@ -5126,23 +5103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** @description the line of the file, counted from 1 (blank lines count) */
-                            line: number;
-                            /** @description the error code the API gives for the same body */
-                            code: string;
-                            message: string;
-                            details: {
-                                field: string;
-                                in: string;
-                                message: string;
-                            }[];
-                        }[];
-                        pagination: components["schemas"]["Pagination"];
-                    };
+                    "application/json": components["schemas"]["JobErrorList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5180,31 +5141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            id: string;
-                            /** @description what the job does: "import" */
-                            type: string;
-                            /** @description the resource it works on: products, collections, customers, orders */
-                            resource: string;
-                            /** @enum {string} */
-                            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-                            /** @description lines to process (non-blank lines of the file) */
-                            total: number | null;
-                            processed: number;
-                            created: number;
-                            updated: number;
-                            failed: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            startedAt: string | null;
-                            /** Format: date-time */
-                            finishedAt: string | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["JobResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
