@@ -46,7 +46,9 @@ describe('GET /docs (Scalar, loaded on the first visit)', () => {
     expect(page.components).toEqual(served.components);
     expect(page.info.description).toContain('## Getting started');
     expect(page.info.description).toContain('](/docs/pages/safe-writes.md)');
-    expect(page.servers).toEqual([{ url: new URL(served.servers[0].url).pathname.replace(/\/$/, '') || '/', description: 'this server' }]);
+    expect(page.servers).toEqual([
+      { url: new URL(served.servers[0].url, 'http://localhost').pathname.replace(/\/$/, '') || '/', description: 'this server' },
+    ]);
     const operationTags = new Set(
       Object.values(served.paths as Record<string, Record<string, { tags?: string[] }>>).flatMap((item) =>
         Object.values(item).flatMap((operation) => operation.tags ?? []),

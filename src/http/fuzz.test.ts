@@ -150,10 +150,25 @@ async function send(request: FuzzRequest): Promise<LightMyRequestResponse> {
 }
 
 /** What is wrong with an answer, or null: a 5xx, or a non-2xx outside the envelope. */
+/** An export's body: every line one JSON object. */
+function ndjsonProblem(body: string): string | null {
+  for (const line of body.split('\n').filter(Boolean)) {
+    try {
+      const record = JSON.parse(line);
+      if (record === null || typeof record !== 'object' || Array.isArray(record)) return `NDJSON line not an object: ${line.slice(0, 200)}`;
+    } catch {
+      return `NDJSON line that is not JSON: ${line.slice(0, 200)}`;
+    }
+  }
+  return null;
+}
+
 function problemOf(response: LightMyRequestResponse, isMedia: boolean): string | null {
   if (response.statusCode >= 500) return `${response.statusCode} ${response.body.slice(0, 500)}`;
   if (response.statusCode < 300 && isMedia) return null;
   if (response.statusCode === 304) return null;
+  if (response.statusCode < 300 && String(response.headers['content-type']).startsWith('application/x-ndjson'))
+    return ndjsonProblem(response.body);
   let body: { success?: unknown; error?: { code?: unknown; message?: unknown; details?: unknown } };
   try {
     body = response.json();

@@ -28,6 +28,15 @@ const CREATE_BODIES: Record<string, object> = {
   '/webhooks': { url: 'https://hooks.example.test/coverage', events: ['*'] },
 };
 
+/** Writes whose body is not JSON: the URL they need (with its query), the body and its content type. */
+const RAW_WRITES: Record<string, { url: string; body: string; contentType: string }> = {
+  '/imports': {
+    url: '/imports?resource=products',
+    body: '{"title":"Coverage","handle":"coverage"}\n',
+    contentType: 'application/x-ndjson',
+  },
+};
+
 let t: TestContext;
 let writes: { method: string; path: string }[];
 type Operation = { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> };
@@ -58,9 +67,10 @@ describe('every write takes part in idempotency', () => {
     const store = await t.newStore();
     const wrong: string[] = [];
     for (const write of writes) {
-      const url = write.path.replace(/\{\w+\}/g, () => newId());
-      const body = write.method === 'DELETE' ? undefined : (CREATE_BODIES[write.path] ?? {});
-      const headers = { 'idempotency-key': `coverage-${newId()}` };
+      const raw = RAW_WRITES[write.path];
+      const url = raw?.url ?? write.path.replace(/\{\w+\}/g, () => newId());
+      const body = raw?.body ?? (write.method === 'DELETE' ? undefined : (CREATE_BODIES[write.path] ?? {}));
+      const headers = { 'idempotency-key': `coverage-${newId()}`, ...(raw ? { 'content-type': raw.contentType } : {}) };
       const first = await t.call(store, write.method, url, body, headers);
       const again = await t.call(store, write.method, url, body, headers);
       const replayed = again.headers['idempotent-replayed'] === 'true';
