@@ -64,17 +64,18 @@ function loaderOf(kind: RecordKind): RecordLoader {
 }
 
 /**
- * Appends the write's own event (if it has one) and the derived ones noted during its work, in the write's
- * transaction, in one statement. A derived record that no longer exists (the write deleted it) is skipped.
+ * Appends the write's own event(s) (a batch of import lines has several) and the derived ones noted during
+ * its work, in the write's transaction, in one statement. A derived record that no longer exists (the write
+ * deleted it) is skipped, as is one that is already among the write's own.
  */
-export async function appendEvents(trx: Tx, storeId: string, own: NewEvent | null): Promise<void> {
+export async function appendEvents(trx: Tx, storeId: string, own: NewEvent | readonly NewEvent[] | null): Promise<void> {
   const noted = notedBy.get(trx);
   notedBy.delete(trx);
   if (benchSkipsEvents()) return;
-  const events = own ? [own] : [];
-  const ownKey = own && 'id' in own.data ? keyOf(own.type, String(own.data.id)) : null;
+  const events: NewEvent[] = own === null ? [] : 'type' in own ? [own] : [...own];
+  const ownKeys = new Set(events.flatMap((event) => ('id' in event.data ? [keyOf(event.type, String(event.data.id))] : [])));
   for (const [key, { type, load }] of noted ?? []) {
-    if (key === ownKey) continue;
+    if (ownKeys.has(key)) continue;
     const data = await loadUnlessGone(load);
     if (data) events.push({ type, data });
   }
