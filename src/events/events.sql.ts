@@ -3,11 +3,13 @@ import type { Db, Tx } from '../db/index.js';
 import { newId } from '../shared/index.js';
 import type { NewEvent, Position } from './types.js';
 
-/** Appends events in the writing transaction: xid (the transaction) and seq (their order) come from defaults. */
-export async function insertEvents(trx: Tx, storeId: string, events: NewEvent[]): Promise<string[]> {
+/**
+ * Appends events in the writing transaction: xid (the transaction) and seq (their order) come from defaults;
+ * the table's trigger fans them out to the store's webhooks (migrations/0017).
+ */
+export async function insertEvents(trx: Tx, storeId: string, events: NewEvent[]): Promise<void> {
   const values = events.map(({ type, data }) => ({ store_id: storeId, id: newId(), type, data: JSON.stringify(data) }));
   await trx.insertInto('events').values(values).execute();
-  return values.map((value) => value.id);
 }
 
 export interface EventRow {

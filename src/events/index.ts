@@ -5,13 +5,11 @@ export { EventListEnvelope } from './events.schema.js';
 export type { EventTables } from './events.tables.js';
 export { eventPurge, purgeOldEvents } from './purge.js';
 export {
-  type AppendListener,
   appendEvents,
   forgetNotedChanges,
   loadRecordsWith,
   noteChange,
   noteUpdated,
-  onEventsAppended,
   type RecordLoader,
 } from './record.js';
 export { EVENT_TYPES, type EventType, isEventType, type NewEvent, type RecordKind } from './types.js';

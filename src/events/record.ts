@@ -80,23 +80,12 @@ export async function appendEvents(trx: Tx, storeId: string, own: NewEvent | rea
     if (data) events.push({ type, data });
   }
   if (!events.length) return;
-  const ids = await insertEvents(trx, storeId, events);
-  for (const listener of appendListeners) await listener(trx, storeId, ids);
-}
-
-/** Runs in the appending transaction with the new events' ids (webhooks create their deliveries there). */
-export type AppendListener = (trx: Tx, storeId: string, eventIds: string[]) => Promise<void>;
-
-// Set by folders that build on the feed (webhooks), which the feed itself must not import.
-const appendListeners = new Set<AppendListener>();
-
-/** Adds a listener of every append (once per listener, whatever the number of apps in the process). */
-export function onEventsAppended(listener: AppendListener): void {
-  appendListeners.add(listener);
+  // Webhook deliveries are created by the INSERT's trigger (migrations/0017), in the same statement.
+  await insertEvents(trx, storeId, events);
 }
 
 // The benchmark's baseline for the cost of events (bench/instrument.mjs sets it over its IPC channel, between
-// rounds): no event, no derived load, no fan-out. Not configuration: nothing outside the bench process's
+// rounds): no event, no derived load, hence no fan-out. Not configuration: nothing outside the bench process's
 // preload can set it, and it is read only here.
 const BENCH_SKIP_EVENTS = Symbol.for('storefront.bench.skipEvents');
 const benchSkipsEvents = () => (globalThis as Record<symbol, unknown>)[BENCH_SKIP_EVENTS] === true;

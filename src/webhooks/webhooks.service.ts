@@ -10,7 +10,6 @@ import {
   type DELIVERY_COLUMNS,
   deleteWebhookRow,
   deliveryListSpec,
-  fanOutDeliveries,
   insertDelivery,
   insertWebhook,
   notifyWorkers,
@@ -138,11 +137,6 @@ export async function retryDelivery(trx: Tx, storeId: string, webhookId: string,
   if (!row) throw notFound('Delivery');
   await wakeWorkers(trx);
   return toDelivery(row);
-}
-
-/** The event feed's listener: each new event becomes a delivery to every webhook of the store that wants it. */
-export async function createDeliveries(trx: Tx, storeId: string, eventIds: string[]): Promise<void> {
-  if (await fanOutDeliveries(trx, storeId, eventIds)) await wakeWorkers(trx);
 }
 
 // The NOTIFY reaches every process's worker once the transaction commits (PGlite forwards it the same way).

@@ -39,26 +39,6 @@ export function deleteWebhookRow(trx: Tx, storeId: string, id: string) {
 }
 
 // An ObjectId-shaped id made in SQL (time first, then random), so a fan-out is one statement.
-const sqlId = (salt: unknown) => sql<string>`lpad(to_hex(floor(extract(epoch FROM clock_timestamp()))::bigint), 8, '0')
-  || substr(md5(random()::text || ${salt}), 1, 16)`;
-
-/**
- * One pending delivery per (new event, enabled webhook of the store that wants its type), in the event's
- * own transaction, with the event as the body every attempt sends. Returns how many were created.
- */
-export async function fanOutDeliveries(trx: Tx, storeId: string, eventIds: string[]): Promise<number> {
-  const result = await sql`
-    INSERT INTO webhook_deliveries (store_id, id, webhook_id, event_id, type, payload, next_attempt_at)
-    SELECT e.store_id, ${sqlId(sql`e.id || w.id`)}, w.id, e.id, e.type,
-      json_build_object('id', e.id, 'type', e.type,
-        'createdAt', to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'data', e.data)::text,
-      now()
-    FROM events e JOIN webhooks w ON w.store_id = e.store_id
-    WHERE e.store_id = ${storeId} AND e.id = ANY(${eventIds}::text[])
-      AND w.enabled AND ('*' = ANY(w.events) OR e.type = ANY(w.events))`.execute(trx);
-  return Number(result.numAffectedRows ?? 0n);
-}
-
 export function insertDelivery(trx: Tx, values: Insertable<WebhookDeliveryTable>) {
   return trx.insertInto('webhook_deliveries').values(values).returning(DELIVERY_COLUMNS).executeTakeFirstOrThrow();
 }
@@ -103,6 +83,7 @@ export async function notifyWorkers(trx: Tx): Promise<void> {
   await sql`SELECT pg_notify(${WAKE_CHANNEL}, '')`.execute(trx);
 }
 
+// migrations/0017's fan-out trigger notifies the same channel by name.
 export const WAKE_CHANNEL = 'storefront_webhook_deliveries';
 
 /**

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { engine, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { apiKey } from '../../test/support/collections.fixtures.js';
 import { withTx } from '../db/index.js';
-import { createDeliveries } from './webhooks.service.js';
+import { appendEvents } from '../events/index.js';
+import { newId } from '../shared/index.js';
 import { startDeliveryWorker } from './worker.js';
 import { claimDue } from './worker.sql.js';
 
@@ -291,18 +292,10 @@ describe('a process killed mid-attempt', () => {
     const created = await quiet.call(store, 'POST', '/webhooks', { url: hook.url, events: ['*'] });
     const webhookId: string = created.body.data.id;
     // On PostgreSQL other apps' workers on the same database hear the delivery's NOTIFY and would claim it
-    // first: the event is made while the webhook is off, then its delivery is created and claimed in one
-    // transaction, so no other worker ever sees it unclaimed.
-    await quiet.call(store, 'PATCH', `/webhooks/${webhookId}`, { enabled: false });
-    await quiet.call(store, 'POST', '/products', { title: 'Tee' });
+    // first: the event (whose insert trigger creates the delivery) is appended and its delivery claimed in
+    // one transaction, so no other worker ever sees it unclaimed.
     const claimed = await withTx(quiet.database.db, async (trx) => {
-      await sql`UPDATE webhooks SET enabled = true WHERE store_id = ${store.id} AND id = ${webhookId}`.execute(trx);
-      const events = await sql<{ id: string }>`SELECT id FROM events WHERE store_id = ${store.id}`.execute(trx);
-      await createDeliveries(
-        trx,
-        store.id,
-        events.rows.map((row) => row.id),
-      );
+      await appendEvents(trx, store.id, { type: 'product.created', data: { id: newId(), title: 'Tee' } });
       // The shared database may hold other tests' due deliveries: ours is made the most overdue, and only
       // one is claimed, so the claim takes ours and nobody else's.
       await sql`UPDATE webhook_deliveries SET next_attempt_at = now() - interval '1 day' WHERE store_id = ${store.id}`.execute(trx);
