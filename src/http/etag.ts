@@ -2,24 +2,12 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Tx } from '../db/index.js';
 import { AppError } from '../errors.js';
+import { canonicalJson } from './canonical-json.js';
+
+export { canonicalJson };
 
 /** Reads the record a conditional write is about, locked for the transaction, as GET would return it. */
 export type CurrentLoader = (trx: Tx, storeId: string) => Promise<object>;
-
-/**
- * JSON with every object's keys sorted: one text per value, whatever order a code path built it in.
- * Written out directly: sorted copies through a JSON.stringify replacer cost half as much again.
- */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return canonicalJson((value as { toJSON(): unknown }).toJSON());
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
-  const entries = Object.keys(value)
-    .sort()
-    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-  return `{${entries.join(',')}}`;
-}
 
 /** A strong ETag of a record's representation: it changes when and only when the JSON `data` does. */
 export function etagOf(data: unknown): string {
