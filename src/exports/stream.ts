@@ -13,7 +13,15 @@ export interface ExportPlan {
 }
 
 /** One chunk's NDJSON text, or null at the end: its ids by keyset, then the resource's batch read. */
-async function nextChunk(plan: ExportPlan, query: ChunkQuery): Promise<{ text: string; last: string | null; full: boolean }> {
+interface Chunk {
+  text: string;
+  /** the chunk's last id: the next chunk starts after it */
+  last: string | null;
+  /** as many records as asked for: there may be more */
+  full: boolean;
+}
+
+async function nextChunk(plan: ExportPlan, query: ChunkQuery): Promise<Chunk> {
   const { source, storeId, reader, serialize } = plan;
   const { ids, records } = await reader.read(async (db) => {
     const ids = await idsAfter(db, source.table, storeId, query);
@@ -26,13 +34,24 @@ async function nextChunk(plan: ExportPlan, query: ChunkQuery): Promise<{ text: s
 }
 
 /**
- * The NDJSON body. highWaterMark 0: a chunk is read only when the one before has been handed to the socket
- * and the socket has drained (the pipe pauses the stream while the socket's buffer is full), so memory
- * holds one chunk whatever the client's speed. Destroying the stream (the client went away, an error)
- * closes the reader at once: the transaction ends and its connection returns to the pool.
+ * The NDJSON body. highWaterMark 0: the stream hands a chunk over only when the socket has drained the one
+ * before (the pipe pauses the stream while the socket's buffer is full). From one snapshot (PostgreSQL) the
+ * next chunk is read while the socket sends the current one — the database read overlaps the network
+ * write, and memory holds at most two chunks whatever the client's speed; read chunk by chunk (PGlite), a
+ * chunk is read only when it is asked for, so it shows what was committed until then. Destroying the
+ * stream (the client went away, an error) closes the reader at once: the transaction ends and its
+ * connection returns to the pool.
  */
 export function exportStream(plan: ExportPlan): Readable {
-  const query: ChunkQuery = { after: null, updatedSince: plan.updatedSince, limit: plan.source.chunk };
+  let after: string | null = null;
+  const read = () => nextChunk(plan, { after, updatedSince: plan.updatedSince, limit: plan.source.chunk });
+  const prefetch = plan.reader.consistency === 'snapshot';
+  // a prefetch that fails while nobody waits for it is reported by the read() that takes it
+  const ahead = (chunk: Promise<Chunk>) => {
+    chunk.catch(() => undefined);
+    return chunk;
+  };
+  let next: Promise<Chunk> | null = prefetch ? ahead(read()) : null;
   let more = true;
   const end = async (stream: Readable) => {
     await plan.reader.close();
@@ -45,11 +64,14 @@ export function exportStream(plan: ExportPlan): Readable {
         end(this).catch((error: Error) => this.destroy(error));
         return;
       }
-      nextChunk(plan, query).then(
+      const current = next ?? read();
+      next = null;
+      current.then(
         async (chunk) => {
           if (this.destroyed) return;
-          query.after = chunk.last;
+          after = chunk.last;
           more = chunk.full;
+          if (more && prefetch) next = ahead(read());
           if (chunk.text) this.push(chunk.text);
           else await end(this);
         },
