@@ -50,7 +50,9 @@ const USAGE = `npm run bench -- [options]
   --connections N            autocannon connections (default 10)
   --warmup S --duration S    warm-up and measured round length in seconds (defaults 3 and 10)
   --rounds N                 measured rounds per side, medians reported (default 3)
-  --scenario a,b             only these scenarios (see bench/scenarios.ts)
+  --scenario a,b             only these scenarios (see bench/scenarios.ts), or those measured after them:
+                             webhook-delivery (bench/webhooks.ts), import-products, export-products
+                             (bench/bulk.ts: N = the scale's products, imported twice, then exported)
   --scaling                  get-by-id, list page 1 and search at 1k, 10k and 100k
   --smoke                    1k products, 0.5 s warm-up, one 1-second round per side (what npm test runs)
   --cpu-prof                 a V8 CPU profile of the server per scenario, with a top-functions summary

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type BulkResult, formatBulk } from './bulk.js';
 import type { ScenarioResult } from './measure.js';
 import type { BenchOptions, Engine } from './options.js';
 import type { SeedInfo } from './seed/seed.js';
@@ -33,6 +34,8 @@ export interface BenchResult {
   scenarios: ScenarioResult[];
   /** webhook-delivery (bench/webhooks.ts) */
   webhooks?: WebhookDeliveryResult;
+  /** import-products, export-products (bench/bulk.ts) */
+  bulk?: BulkResult;
   targets: TargetCheck[];
 }
 
@@ -220,6 +223,7 @@ export function formatResult(result: BenchResult): string {
     formatPayloadCeilings(result.scenarios),
     formatEventCost(result.scenarios),
     formatWebhookDelivery(result.webhooks),
+    ...formatBulk(result.bulk, result.scenarios.find((s) => s.name === 'create-product')?.real.rps),
     `server RSS: idle ${fixed(server.idleRssMb, 0)} MB, peak ${fixed(server.lifetimeRssPeakMb, 0)} MB (startup ${fixed(server.startupRssPeakMb, 0)} MB); ` +
       `idle ${JSON.stringify(server.idle)}, end ${JSON.stringify(server.end)}; the bare ceiling process peaks at ${fixed(Math.max(0, ...result.scenarios.map((s) => s.ceilingRssPeakMb)), 0)} MB`,
     ...(failing.length

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
+import { BULK_SCENARIOS, measureBulk } from './bulk.js';
 import { type BenchTarget, createTarget } from './database.js';
 import { explainReads } from './explain.js';
 import { drive, measureScenario, type Rig, type ScenarioResult, type ServerWindow } from './measure.js';
@@ -47,8 +48,11 @@ async function ceilingRoutes(server: ServerChild, context: ScenarioContext): Pro
   return routes;
 }
 
+/** Measured by their own code after the autocannon scenarios, not as req/s. */
+const AFTERWARDS: readonly string[] = [WEBHOOK_SCENARIO, ...BULK_SCENARIOS];
+
 function selectScenarios(names: string[]): Scenario[] {
-  names = names.filter((name) => name !== WEBHOOK_SCENARIO);
+  names = names.filter((name) => !AFTERWARDS.includes(name));
   if (names.length === 0) return SCENARIOS;
   const wanted = new Set(names.map((name) => scenarioByName(name).name));
   return SCENARIOS.filter((scenario) => wanted.has(scenario.name));
@@ -157,14 +161,17 @@ async function measureRun(
   started: Started,
 ): Promise<BenchResult> {
   const idle = await rig.server.peer.request<ServerWindow>('report');
-  const onlyWebhooks = scenarioNames.length > 0 && scenarioNames.every((name) => name === WEBHOOK_SCENARIO);
-  const measureWebhooks = scenarioNames.length === 0 || scenarioNames.includes(WEBHOOK_SCENARIO);
-  const scenarios = await (onlyWebhooks ? Promise.resolve([]) : measureAll(rig, selectScenarios(scenarioNames))).finally(() =>
+  const wants = (name: string) => scenarioNames.length === 0 || scenarioNames.includes(name);
+  const onlyAfterwards = scenarioNames.length > 0 && scenarioNames.every((name) => AFTERWARDS.includes(name));
+  const scenarios = await (onlyAfterwards ? Promise.resolve([]) : measureAll(rig, selectScenarios(scenarioNames))).finally(() =>
     rig.sampler.close(),
   );
-  // Last: its orders and deliveries must not change what the other scenarios measure.
-  if (measureWebhooks) say(`- ${WEBHOOK_SCENARIO}`);
-  const webhooks = measureWebhooks ? await measureWebhookDelivery(rig) : undefined;
+  // Last: their orders, deliveries and products must not change what the other scenarios measure.
+  if (wants(WEBHOOK_SCENARIO)) say(`- ${WEBHOOK_SCENARIO}`);
+  const webhooks = wants(WEBHOOK_SCENARIO) ? await measureWebhookDelivery(rig) : undefined;
+  const bulkNames = BULK_SCENARIOS.filter(wants);
+  if (bulkNames.length) say(`- ${bulkNames.join(', ')}`);
+  const bulk = bulkNames.length ? await measureBulk(rig, bulkNames, options.smoke ? 200 : SCALES[scale]) : undefined;
   const final = await rig.server.peer.request<ServerWindow>('report');
   const server = {
     startupRssPeakMb: started.startup.rssPeakMb,
@@ -179,6 +186,7 @@ async function measureRun(
     server,
     scenarios,
     ...(webhooks ? { webhooks } : {}),
+    ...(bulk ? { bulk } : {}),
     targets: checkTargets(options.engine, scale, scenarios, server.lifetimeRssPeakMb),
   };
 }
