@@ -59,6 +59,11 @@ describe('npm run bench -- --smoke', () => {
     }
     expect(result.webhooks).toMatchObject({ deliveries: expect.any(Number), duplicates: 0 });
     expect(result.webhooks?.receivedPerSecond).toBeGreaterThan(0);
+    // Bulk: the smoke file of 200 products, imported, imported again (every line matched), then exported.
+    expect(result.bulk?.import).toMatchObject({ created: 200, updated: 0, failed: 0 });
+    expect(result.bulk?.reimport).toMatchObject({ created: 0, updated: 200, failed: 0 });
+    // the export holds the seeded and imported products, and those the create scenarios made
+    expect(result.bulk?.export?.lines).toBeGreaterThanOrEqual(1000 + 200);
     expect(result.server.lifetimeRssPeakMb).toBeGreaterThan(0);
     expect(result.targets.map((t) => t.target)).toContain('event-loop p99 <= 20 ms (every scenario)');
   });
