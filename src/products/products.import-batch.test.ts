@@ -34,7 +34,7 @@ const quiet: Log = { warn: () => undefined, error: () => undefined };
 type Mode = 'batch' | 'per-line' | 'throwing';
 
 /** Runs the store's import jobs with the products' batch applier, without it, or with one that writes then throws. */
-async function runImports(store: TestStore, mode: Mode = 'batch', log = quiet) {
+async function runImports(store: TestStore, mode: Mode = 'batch', log = quiet, batchMs = 3_600_000) {
   const real = importProductLine({ config: t.config, media: createMediaStore(t.config) }) as ImportHandler;
   const products: ImportHandler =
     mode === 'batch'
@@ -54,17 +54,17 @@ async function runImports(store: TestStore, mode: Mode = 'batch', log = quiet) {
     maxLineBytes: t.config.bodyLimit,
     handlers,
     batchLines: 100,
-    batchMs: 3_600_000,
+    batchMs,
     log,
   });
   const runner = { db: t.database.db, kinds: { import: kind }, leaseSeconds: 30, log: quiet };
   while (await runOneJob(runner, { storeId: store.id })) {}
 }
 
-async function importLines(store: TestStore, lines: unknown[], mode: Mode = 'batch', log = quiet) {
+async function importLines(store: TestStore, lines: unknown[], mode: Mode = 'batch', log = quiet, batchMs?: number) {
   const posted = await postImport(t, store, 'products', lines);
   expect(posted.status).toBe(202);
-  await runImports(store, mode, log);
+  await runImports(store, mode, log, batchMs);
   const job = (await t.call(store, 'GET', `/jobs/${posted.body.data.id}`)).body.data;
   const errors = (await t.call(store, 'GET', `/jobs/${job.id}/errors?limit=100`)).body.data;
   return { job, errors };
@@ -271,6 +271,23 @@ describe('batch import: file order', () => {
     expect(logged).toHaveLength(1);
     expect(runs[0].counters).toEqual([3, 0, 1]);
     expect(runs[0]).toEqual(runs[1]);
+  });
+});
+
+describe('batch import: time bound', () => {
+  it('ends a batch at the time bound only after the lines the batch part wrote; lines it only judged are judged again', async () => {
+    const store = await t.newStore();
+    await importLines(store, [line('seen1'), line('seen2'), line('edited')]);
+    const edited = (await products(store)).find((p) => p.handle === 'edited') as ProductOut;
+    await t.call(store, 'PATCH', `/products/${edited.id}`, { title: 'Edited by hand' });
+    // batchMs 0: every line the batch part did not write may end its batch
+    const lines = [line('new1'), line('new2'), line('seen1'), line('edited'), line('seen2'), line('new3')];
+    const { job, errors } = await importLines(store, lines, 'batch', quiet, 0);
+    expect(errors).toEqual([]);
+    expect(job).toMatchObject({ status: 'succeeded', processed: 6, created: 3, updated: 3, failed: 0 });
+    expect((await products(store)).map((p) => p.handle)).toEqual(['edited', 'new1', 'new2', 'new3', 'seen1', 'seen2']);
+    expect((await t.call(store, 'GET', '/products?limit=1')).body.pagination.total).toBe(6);
+    expect((await events(store)).filter((e) => e.type === 'product.updated').map((e) => e.data.handle)).toEqual(['edited', 'edited']);
   });
 });
 
