@@ -152,20 +152,18 @@ export interface ImportMatch {
   import_digest: string | null;
 }
 
-/** The store's products with these handles (an import's natural key), in one query. */
-export function importMatchesByHandle(db: Db, storeId: string, handles: string[]): Promise<ImportMatch[]> {
-  if (handles.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('products')
-    .select([
-      'id',
-      'handle',
-      'attribute_set_id',
-      sql<string | null>`CASE WHEN import_digest_at = updated_at THEN import_digest END`.as('import_digest'),
-    ])
-    .where('store_id', '=', storeId)
-    .where('handle', 'in', handles)
-    .execute();
+/**
+ * The store's products with these handles (an import's natural key), in one query. One LIMIT 1 probe per
+ * handle: with `handle IN (…)` the planner preferred the trigram GIN index (store_id, handle), whose posting
+ * lists hold every handle sharing a trigram ("import-…"): 0.7 s for 100 handles among 10,000 products,
+ * against 0.2 ms through the unique btree that a single-row probe uses.
+ */
+export async function importMatchesByHandle(db: Db, storeId: string, handles: string[]): Promise<ImportMatch[]> {
+  if (handles.length === 0) return [];
+  const { rows } = await sql<ImportMatch>`SELECT p.* FROM unnest(${handles}::text[]) AS h(handle)
+    CROSS JOIN LATERAL (SELECT id, handle, attribute_set_id, CASE WHEN import_digest_at = updated_at THEN import_digest END AS import_digest
+      FROM products WHERE store_id = ${storeId} AND handle = h.handle LIMIT 1) AS p`.execute(db);
+  return rows;
 }
 
 /** Whether another product of the store than `productId` has `handle`. */
