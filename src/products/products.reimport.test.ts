@@ -89,4 +89,20 @@ describe('re-import', () => {
     await importLines(t, store, lines);
     expect(await events(t, store)).toHaveLength(feedBefore + 2);
   });
+
+  it('of lines that go one by one (collections, a handle twice): unchanged lines write nothing either', async () => {
+    const store = await t.newStore();
+    const collection = (await t.call(store, 'POST', '/collections', { title: 'Summer' })).body.data;
+    const lines = [line('in-summer', 10, { selectedCollections: [collection.id] }), line('twice', 10), line('twice', 11)];
+    expect((await importLines(t, store, lines)).job).toMatchObject({ created: 2, updated: 1, failed: 0 });
+    const before = await products(t, store);
+    const feedBefore = (await events(t, store)).length;
+    expect((await importLines(t, store, lines)).job).toMatchObject({ created: 0, updated: 3, failed: 0 });
+    // in-summer is unchanged; the first "twice" line changes the product back (price 10), the second again
+    const feed = (await events(t, store)).slice(feedBefore);
+    expect(feed.map((event) => `${event.type}:${event.data.handle}`)).toEqual(['product.updated:twice', 'product.updated:twice']);
+    const after = await products(t, store);
+    expect(after[0]).toEqual(before[0]);
+    expect(after[1].price).toBe(11);
+  });
 });
