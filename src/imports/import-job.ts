@@ -7,7 +7,7 @@ import { forgetNotedChanges } from '../events/index.js';
 import type { AppContext } from '../http/index.js';
 import { type BatchOutcome, type JobErrorInput, JobFailure, type JobKind } from '../jobs/index.js';
 import { type FileLine, readLines } from './lines.js';
-import type { ImportLineHandler } from './types.js';
+import type { ImportBatchApplier, ImportBatchResult, ImportHandler, ImportLineHandler } from './types.js';
 import { importsDir, removeUpload } from './upload.js';
 
 /**
@@ -19,7 +19,10 @@ import { importsDir, removeUpload } from './upload.js';
 /** What the line handlers need besides the transaction (product media). */
 export type ImportContext = Pick<AppContext, 'config' | 'media'>;
 
-export type ImportHandlers = Readonly<Record<string, ImportLineHandler | undefined>>;
+/** Per resource: its line handler alone, or with a batch applier (src/imports/types.ts). */
+export type ImportHandlers = Readonly<Record<string, ImportLineHandler | ImportHandler | undefined>>;
+
+const handlerOf = (given: ImportLineHandler | ImportHandler): ImportHandler => (typeof given === 'function' ? { line: given } : given);
 
 export interface ImportJobSettings {
   dataDir: string;
@@ -40,8 +43,9 @@ export const fileOf = (dataDir: string, params: Record<string, unknown>) => join
 export function importJobKind(settings: ImportJobSettings): JobKind {
   return {
     async run({ job, commitBatch }) {
-      const handler = settings.handlers[job.resource];
-      if (!handler) throw new JobFailure(`imports of ${job.resource} are not supported`);
+      const given = settings.handlers[job.resource];
+      if (!given) throw new JobFailure(`imports of ${job.resource} are not supported`);
+      const handler = handlerOf(given);
       const path = fileOf(settings.dataDir, job.params);
       // Every server process must share the data dir: the job may run in another process than the upload.
       if (!existsSync(path)) throw new JobFailure('the import file is missing (every server process must share STOREFRONT_DATA_DIR)');
@@ -71,7 +75,23 @@ export function importJobKind(settings: ImportJobSettings): JobKind {
   };
 }
 
-async function applyBatch(trx: Tx, storeId: string, handler: ImportLineHandler, lines: FileLine[], settings: ImportJobSettings) {
+/** A line of the batch once read: blank (skipped), its error row (not JSON, too large), or parsed. */
+type ReadLine = 'blank' | JobErrorInput | { value: unknown; text: string };
+
+function readLine(line: FileLine, settings: ImportJobSettings): ReadLine {
+  if (line.text === null) return errorRow(line, lineTooLarge(settings.maxLineBytes));
+  if (BLANK.test(line.text)) return 'blank';
+  try {
+    return { value: JSON.parse(line.text), text: line.text };
+  } catch {
+    return errorRow(line, notJson());
+  }
+}
+
+const isParsed = (read: ReadLine): read is { value: unknown; text: string } => typeof read === 'object' && 'text' in read;
+const wrote = (result: ImportBatchResult | undefined) => result === 'created' || result === 'updated';
+
+async function applyBatch(trx: Tx, storeId: string, handler: ImportHandler, lines: FileLine[], settings: ImportJobSettings) {
   const outcome: BatchOutcome & { applied: number } = {
     progress: { processed: 0, created: 0, updated: 0, failed: 0, positionBytes: 0, positionLine: 0 },
     errors: [],
@@ -79,22 +99,68 @@ async function applyBatch(trx: Tx, storeId: string, handler: ImportLineHandler, 
   };
   const { progress } = outcome;
   const deadline = performance.now() + settings.batchMs;
-  for (const line of lines) {
+  const read = lines.map((line) => readLine(line, settings));
+  const batched = handler.batch ? await applyBatchPart(trx, storeId, handler.batch, lines, read, settings) : [];
+  // The lines up to the last one the batch part wrote are applied whatever the time (they are written);
+  // after it, a line the batch part only judged (unchanged, an error) is judged again in the next batch.
+  let lastWritten = -1;
+  batched.forEach((result, index) => {
+    if (wrote(result)) lastWritten = index;
+  });
+  for (const [index, line] of lines.entries()) {
     // at least one line per batch, so a slow line still moves the job on
-    if (outcome.applied > 0 && performance.now() > deadline) break;
+    if (outcome.applied > 0 && index > lastWritten && performance.now() > deadline) break;
     outcome.applied++;
     progress.positionBytes = line.end;
     progress.positionLine = line.line;
-    if (line.text !== null && BLANK.test(line.text)) continue;
+    const lineRead = read[index];
+    if (lineRead === 'blank') continue;
     progress.processed++;
-    const result = await applyLine(trx, storeId, handler, line, settings);
-    if (typeof result === 'string') progress[result]++;
+    const result = isParsed(lineRead)
+      ? (batched[index] ?? (await applyLine(trx, storeId, handler.line, line, lineRead, settings)))
+      : lineRead;
+    if (result === 'unchanged') progress.updated++;
+    else if (typeof result === 'string') progress[result]++;
     else {
       progress.failed++;
-      outcome.errors.push(result);
+      outcome.errors.push(result instanceof AppError ? errorRow(line, result) : result);
     }
   }
   return outcome;
+}
+
+/**
+ * The resource's batch applier over the batch's parsed lines, under one savepoint: per line (by index in
+ * `lines`) its result, or null where the line is left to the per-line handler. If the applier throws, its
+ * savepoint is rolled back with what it noted, and every line is left to the per-line handler.
+ */
+async function applyBatchPart(
+  trx: Tx,
+  storeId: string,
+  batch: ImportBatchApplier,
+  lines: FileLine[],
+  read: ReadLine[],
+  settings: ImportJobSettings,
+): Promise<ImportBatchResult[]> {
+  const results: ImportBatchResult[] = lines.map(() => null);
+  const parsed = read.flatMap((lineRead, index) => (isParsed(lineRead) ? [{ index, line: lines[index].line, ...lineRead }] : []));
+  if (parsed.length === 0) return results;
+  await sql`SAVEPOINT import_batch`.execute(trx);
+  try {
+    const applied = await batch(trx, storeId, parsed);
+    await sql`RELEASE SAVEPOINT import_batch`.execute(trx);
+    parsed.forEach(({ index }, i) => {
+      results[index] = applied[i] ?? null;
+    });
+    return results;
+  } catch (error) {
+    // The database going away (or a deadlock) is the batch's failure: the whole batch is retried.
+    if (toAppError(error as Parameters<typeof toAppError>[0]).status === 503) throw error;
+    await sql`ROLLBACK TO SAVEPOINT import_batch`.execute(trx);
+    forgetNotedChanges(trx);
+    settings.log.error({ err: error, line: parsed[0].line }, 'import batch applier failed: its lines are applied one by one');
+    return lines.map(() => null);
+  }
 }
 
 const lineTooLarge = (limit: number) =>
@@ -102,17 +168,17 @@ const lineTooLarge = (limit: number) =>
 const notJson = () => new AppError(400, 'INVALID_JSON', 'The line is not valid JSON');
 
 /** One line under its own savepoint: its outcome, or its error row (the savepoint rolled back). */
-async function applyLine(trx: Tx, storeId: string, handler: ImportLineHandler, line: FileLine, settings: ImportJobSettings) {
-  if (line.text === null) return errorRow(line, lineTooLarge(settings.maxLineBytes));
-  let value: unknown;
-  try {
-    value = JSON.parse(line.text);
-  } catch {
-    return errorRow(line, notJson());
-  }
+async function applyLine(
+  trx: Tx,
+  storeId: string,
+  handler: ImportLineHandler,
+  line: FileLine,
+  parsed: { value: unknown; text: string },
+  settings: ImportJobSettings,
+) {
   await sql`SAVEPOINT import_line`.execute(trx);
   try {
-    const outcome = await handler(trx, storeId, value);
+    const outcome = await handler(trx, storeId, parsed.value, parsed.text);
     await sql`RELEASE SAVEPOINT import_line`.execute(trx);
     return outcome;
   } catch (error) {

@@ -7,7 +7,14 @@ import { registerImportRoutes } from './imports.routes.js';
 
 export { IMPORT_RESOURCES, type ImportResource } from './handlers.js';
 export type { ImportContext, ImportHandlers } from './import-job.js';
-export type { ImportLineHandler, ImportLineOutcome } from './types.js';
+export type {
+  ImportBatchApplier,
+  ImportBatchLine,
+  ImportBatchResult,
+  ImportHandler,
+  ImportLineHandler,
+  ImportLineOutcome,
+} from './types.js';
 
 /** A batch (one transaction): at most this many lines, and about this long (docs/imports.md, "Batches and resume"). */
 export const IMPORT_BATCH_LINES = 100;

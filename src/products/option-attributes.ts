@@ -18,17 +18,29 @@ export async function linkVariantValues(
   fresh: boolean,
 ): Promise<void> {
   const valueIds = await optionValueIds(db, storeId, options);
-  const variantColumn: string[] = [];
-  const valueColumn: string[] = [];
+  const links = { variantIds: [] as string[], valueIds: [] as string[] };
+  addValueLinks(links, variants, options, valueIds);
+  if (!fresh) await deleteVariantValueLinks(db, storeId, productId);
+  await insertVariantValueLinks(db, storeId, links.variantIds, links.valueIds);
+}
+
+/**
+ * Adds each variant's (variant, AttributeValue) links to the two parallel columns insertVariantValueLinks
+ * takes; `valueIds` is per option (in order) value -> AttributeValue id, as optionValueIds returns it.
+ */
+export function addValueLinks(
+  links: { variantIds: string[]; valueIds: string[] },
+  variants: { id: string; attributes: Combination }[],
+  options: ProductOption[],
+  valueIds: Map<string, string>[],
+): void {
   for (const variant of variants) {
     options.forEach((option, index) => {
       const valueId = valueIds[index].get(variant.attributes[option.name]);
       if (valueId) {
-        variantColumn.push(variant.id);
-        valueColumn.push(valueId);
+        links.variantIds.push(variant.id);
+        links.valueIds.push(valueId);
       }
     });
   }
-  if (!fresh) await deleteVariantValueLinks(db, storeId, productId);
-  await insertVariantValueLinks(db, storeId, variantColumn, valueColumn);
 }

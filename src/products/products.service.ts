@@ -74,15 +74,23 @@ async function writeRelations(
   return variants;
 }
 
-/** One transaction (joined when `db` already is one): a failure anywhere leaves nothing behind. */
-export function createProduct(db: Db, storeId: string, input: CreateProductInput, ctx: ProductContext): Promise<Product> {
-  return withTx(db, (trx) => insertNewProduct(trx, storeId, input, ctx));
+/**
+ * One transaction (joined when `db` already is one): a failure anywhere leaves nothing behind. An import
+ * write passes its line's digest (`importDigest`), recorded with the row (see updateProductRow).
+ */
+export function createProduct(
+  db: Db,
+  storeId: string,
+  input: CreateProductInput,
+  ctx: ProductContext,
+  importDigest?: string,
+): Promise<Product> {
+  return withTx(db, (trx) => insertNewProduct(trx, storeId, input, ctx, importDigest));
 }
 
-async function insertNewProduct(db: Tx, storeId: string, input: CreateProductInput, ctx: ProductContext): Promise<Product> {
-  const prepared = await prepareProduct(db, storeId, input, null, ctx);
-  const now = new Date();
-  const values = {
+/** The row of a new product as it is inserted (its handle aside: supplied, or made from the title). */
+export function newProductValues(storeId: string, input: CreateProductInput, prepared: PreparedProduct, now: Date, importDigest?: string) {
+  return {
     ...prepared.columns,
     store_id: storeId,
     id: newId(),
@@ -90,7 +98,19 @@ async function insertNewProduct(db: Tx, storeId: string, input: CreateProductInp
     return_config: prepared.returnConfig,
     created_at: now,
     updated_at: now,
+    ...(importDigest !== undefined ? { import_digest: importDigest, import_digest_at: now } : {}),
   };
+}
+
+async function insertNewProduct(
+  db: Tx,
+  storeId: string,
+  input: CreateProductInput,
+  ctx: ProductContext,
+  importDigest?: string,
+): Promise<Product> {
+  const prepared = await prepareProduct(db, storeId, input, null, ctx);
+  const values = newProductValues(storeId, input, prepared, new Date(), importDigest);
   const row = await insertProduct(db, values, input.title, prepared.handle);
   const variants = await writeRelations(db, storeId, row, prepared, input.selectedCollections, ctx, true);
   // The output is what was written (the product row as returned, the variants as inserted), not a
@@ -100,15 +120,20 @@ async function insertNewProduct(db: Tx, storeId: string, input: CreateProductInp
 }
 
 /** The row is locked (hence `Tx`), the request is merged into it and checked as a whole. */
-export async function updateProduct(db: Tx, storeId: string, id: string, input: UpdateProductInput, ctx: ProductContext): Promise<Product> {
+export async function updateProduct(
+  db: Tx,
+  storeId: string,
+  id: string,
+  input: UpdateProductInput,
+  ctx: ProductContext,
+  importDigest?: string,
+): Promise<Product> {
   const current = isId(id) ? await lockProduct(db, storeId, id) : undefined;
   if (!current) throw missing();
   const prepared = await prepareProduct(db, storeId, input, current, ctx);
   if (prepared.handle !== undefined) await assertHandleFree(db, storeId, id, prepared.handle);
-  const row = await updateProductRow(db, storeId, id, {
-    ...prepared.columns,
-    ...(prepared.handle !== undefined ? { handle: prepared.handle } : {}),
-  });
+  const columns = { ...prepared.columns, ...(prepared.handle !== undefined ? { handle: prepared.handle } : {}) };
+  const row = await updateProductRow(db, storeId, id, columns, importDigest);
   await writeRelations(db, storeId, row, prepared, input.selectedCollections, ctx);
   return getProduct(db, storeId, id);
 }

@@ -35,7 +35,7 @@ export const PRODUCT_COLUMNS = [
   'products.created_at',
   'products.updated_at',
 ] as const;
-export type ProductRow = Omit<Selectable<ProductTable>, 'store_id'>;
+export type ProductRow = Omit<Selectable<ProductTable>, 'store_id' | 'import_digest' | 'import_digest_at'>;
 
 export const VARIANT_COLUMNS = [
   'id',
@@ -88,19 +88,33 @@ export function lockProduct(db: Db, storeId: string, id: string) {
 }
 
 /** INSERT … ON CONFLICT (store_id, handle) DO NOTHING: a taken handle returns nothing instead of aborting the transaction. */
-export function insertProductRow(db: Db, values: Insertable<ProductTable>): Promise<ProductRow | undefined> {
+export async function insertProductRow(db: Db, values: Insertable<ProductTable>): Promise<ProductRow | undefined> {
+  const [row] = await insertProductRows(db, [values]);
+  return row;
+}
+
+/**
+ * Many products in one statement (an import batch), ON CONFLICT (store_id, handle) DO NOTHING: the rows
+ * returned are those inserted, in no particular order; a product whose handle was taken is not among them.
+ */
+export function insertProductRows(db: Db, values: Insertable<ProductTable>[]): Promise<ProductRow[]> {
   return db
     .insertInto('products')
     .values(values)
     .onConflict((oc) => oc.columns(['store_id', 'handle']).doNothing())
     .returning(PRODUCT_COLUMNS)
-    .executeTakeFirst();
+    .execute();
 }
 
-export function updateProductRow(db: Db, storeId: string, id: string, changes: Updateable<ProductTable>) {
+/**
+ * Sets the row's columns and moves its updatedAt; an import write (`importDigest`: its line's digest) also
+ * records the line and that updatedAt, which is how a later identical line sees that nothing changed since.
+ */
+export function updateProductRow(db: Db, storeId: string, id: string, changes: Updateable<ProductTable>, importDigest?: string) {
+  const at = new Date();
   return db
     .updateTable('products')
-    .set({ ...changes, updated_at: new Date() })
+    .set({ ...changes, updated_at: at, ...(importDigest !== undefined ? { import_digest: importDigest, import_digest_at: at } : {}) })
     .where('store_id', '=', storeId)
     .where('id', '=', id)
     .returning(['id', 'handle'])
@@ -129,13 +143,30 @@ export async function handlesLike(db: Db, storeId: string, base: string): Promis
   return new Set(rows.map((row) => row.handle));
 }
 
-/** Whether another product of the store than `productId` has `handle`. */
-/** The id of the store's product with this handle (an import's natural key). */
-export async function productIdByHandle(db: Db, storeId: string, handle: string): Promise<string | undefined> {
-  const row = await db.selectFrom('products').select('id').where('store_id', '=', storeId).where('handle', '=', handle).executeTakeFirst();
-  return row?.id;
+/** A product an import line's handle matches: its id, and what the import needs to see whether the line changes it. */
+export interface ImportMatch {
+  id: string;
+  handle: string;
+  attribute_set_id: string | null;
+  /** the digest of the last import line applied, while nothing changed the product since (else null) */
+  import_digest: string | null;
 }
 
+/**
+ * The store's products with these handles (an import's natural key), in one query. One LIMIT 1 probe per
+ * handle: with `handle IN (…)` the planner preferred the trigram GIN index (store_id, handle), whose posting
+ * lists hold every handle sharing a trigram ("import-…"): 0.7 s for 100 handles among 10,000 products,
+ * against 0.2 ms through the unique btree that a single-row probe uses.
+ */
+export async function importMatchesByHandle(db: Db, storeId: string, handles: string[]): Promise<ImportMatch[]> {
+  if (handles.length === 0) return [];
+  const { rows } = await sql<ImportMatch>`SELECT p.* FROM unnest(${handles}::text[]) AS h(handle)
+    CROSS JOIN LATERAL (SELECT id, handle, attribute_set_id, CASE WHEN import_digest_at = updated_at THEN import_digest END AS import_digest
+      FROM products WHERE store_id = ${storeId} AND handle = h.handle LIMIT 1) AS p`.execute(db);
+  return rows;
+}
+
+/** Whether another product of the store than `productId` has `handle`. */
 export async function handleTakenByOther(db: Db, storeId: string, productId: string, handle: string): Promise<boolean> {
   const other = await db
     .selectFrom('products')

@@ -41,6 +41,10 @@ export interface ProductTable {
   total_reviews: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** sha256 of the last import line applied to the product (migration 0018) */
+  import_digest: string | null;
+  /** the updated_at that import write left: the line is still applied while updated_at equals it */
+  import_digest_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface VariantTable {

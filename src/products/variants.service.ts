@@ -11,6 +11,7 @@ import {
   insertVariants,
   lockVariant,
   moveVariants,
+  type NewVariant,
   selectCombinations,
   selectProductVariants,
   selectVariantsOf,
@@ -37,6 +38,24 @@ export async function variantsOfProducts(db: Db, storeId: string, productIds: st
   return byProduct;
 }
 
+/** A new variant's values: the product's prices, no stock, the generated SKU (before any `variants` entry). */
+function startValues(product: VariantDefaults, attributes: Combination): VariantValues {
+  return { price: text(product.price), sale_price: text(product.comparePrice), stock: 0, sku: skuOf(product.handle, attributes) };
+}
+
+/**
+ * The variants of a new product, planned without the database: what syncVariants creates for it (all the
+ * combinations of `options`, entries applied, the same 400s for entries that match nothing).
+ */
+export function freshVariants(product: VariantDefaults, options: ProductOption[], entries: Entries): NewVariant[] {
+  const { create } = planVariants(options, []);
+  const values = applyEntries(
+    entries,
+    create.map((variant) => ({ attributes: variant.attributes, values: startValues(product, variant.attributes) })),
+  );
+  return create.map((variant, i) => ({ ...variant, values: values[i] }));
+}
+
 /**
  * Makes a product's variants the combinations of `options` (CONTRACT §6): a surviving combination
  * keeps its variant (id, price, stock, SKU), a new one is created from the product's price and
@@ -56,12 +75,7 @@ export async function syncVariants(
   const existing = fresh ? [] : await selectCombinations(db, storeId, product.id);
   const plan = planVariants(options, existing);
   const stored = new Map(existing.map((variant) => [variant.id, variant as VariantValues]));
-  const start = (attributes: Combination): VariantValues => ({
-    price: text(product.price),
-    sale_price: text(product.comparePrice),
-    stock: 0,
-    sku: skuOf(product.handle, attributes),
-  });
+  const start = (attributes: Combination) => startValues(product, attributes);
   const before = [...plan.keep.map((k) => stored.get(k.id) as VariantValues), ...plan.create.map((c) => start(c.attributes))];
   const after = applyEntries(
     entries,

@@ -63,22 +63,32 @@ function asJsonb(combination: Combination): Combination {
  * One statement for every new variant: columns travel as arrays, the shared values as scalars.
  * Returns the rows as written (what a read would return), in order, so a create reads nothing back.
  */
-export async function insertVariants(db: Db, storeId: string, productId: string, created: NewVariant[]): Promise<VariantRow[]> {
+export function insertVariants(db: Db, storeId: string, productId: string, created: NewVariant[]): Promise<VariantRow[]> {
+  return insertVariantsOf(
+    db,
+    storeId,
+    created.map((variant) => ({ ...variant, productId })),
+  );
+}
+
+/** insertVariants for the variants of many products (an import batch's new products): still one statement. */
+export async function insertVariantsOf(db: Db, storeId: string, created: (NewVariant & { productId: string })[]): Promise<VariantRow[]> {
+  if (created.length === 0) return [];
   const now = new Date();
   const rows = created.map((variant) => ({
     id: newId(),
-    product_id: productId,
+    product_id: variant.productId,
     attributes: asJsonb(variant.attributes),
     ...variant.values,
     created_at: now,
     updated_at: now,
   }));
   await sql`INSERT INTO variants (store_id, id, product_id, position, attributes, price, sale_price, stock, sku, created_at, updated_at)
-    SELECT ${storeId}, u.id, ${productId}, u.position, u.attributes::jsonb, u.price::numeric, u.sale_price::numeric, u.stock, u.sku, ${now}, ${now}
-    FROM unnest(${rows.map((row) => row.id)}::text[], ${created.map((v) => v.position)}::int[],
+    SELECT ${storeId}, u.id, u.product_id, u.position, u.attributes::jsonb, u.price::numeric, u.sale_price::numeric, u.stock, u.sku, ${now}, ${now}
+    FROM unnest(${rows.map((row) => row.id)}::text[], ${rows.map((row) => row.product_id)}::text[], ${created.map((v) => v.position)}::int[],
       ${created.map((v) => JSON.stringify(v.attributes))}::text[], ${rows.map((row) => row.price)}::text[],
       ${rows.map((row) => row.sale_price)}::text[], ${rows.map((row) => row.stock)}::int[], ${rows.map((row) => row.sku)}::text[])
-      AS u(id, position, attributes, price, sale_price, stock, sku)`.execute(db);
+      AS u(id, product_id, position, attributes, price, sale_price, stock, sku)`.execute(db);
   return rows;
 }
 
