@@ -1,17 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import { buildApp } from '../src/app.js';
 import { issueAccessToken } from '../src/auth/tokens.js';
 import { loadConfig } from '../src/config.js';
 import { openMigratedDatabase } from '../src/db/open-migrated.js';
 import { newId } from '../src/shared/ids.js';
 import { createStore } from '../src/stores/stores.service.js';
+import { importLine as productLine, writeImportFile as writeFile } from './bulk.js';
 import { createTarget } from './database.js';
-import { PRODUCT_OPTIONS, productFixture } from './seed/fixtures.js';
 
 /**
  * Bulk import of products against the API's own create, on one fresh database, over real HTTP:
@@ -27,28 +26,6 @@ import { PRODUCT_OPTIONS, productFixture } from './seed/fixtures.js';
 
 const PRODUCTS = Number(process.argv[2] ?? 10_000);
 const API_CREATES = Number(process.argv[3] ?? 300);
-
-const variantsOf = (i: number, price: number) =>
-  PRODUCT_OPTIONS[0].values.flatMap((size, s) =>
-    PRODUCT_OPTIONS[1].values.map((color, c) => ({
-      attributes: { Size: size, Color: color },
-      price: price + s + c / 10,
-      stock: (i + s + c) % 50,
-    })),
-  );
-
-function productLine(i: number) {
-  const { title, description, price, status } = productFixture(i);
-  return { title, handle: `import-${i}`, description, status, price, options: PRODUCT_OPTIONS, variants: variantsOf(i, price) };
-}
-
-async function writeFile(path: string, count: number): Promise<void> {
-  const out = createWriteStream(path);
-  for (let i = 0; i < count; i++)
-    if (!out.write(`${JSON.stringify(productLine(i))}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
-  out.end();
-  await finished(out);
-}
 
 const p = (values: number[], q: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))] ?? 0;
