@@ -9,7 +9,8 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
 } from 'kysely';
-import type { PgliteWorkerClient } from './pglite-client.js';
+import { holdingForCommit } from './deferred.js';
+import type { PgliteWorkerClient, QueryResult as WorkerResult } from './pglite-client.js';
 
 /** PGlite has one session: callers take turns, and a transaction holds the turn until it ends. */
 class Turnstile {
@@ -27,10 +28,17 @@ class Turnstile {
 }
 
 class PgliteConnection implements DatabaseConnection {
+  // The worker answers a multi-statement message with its last statement's result already.
+  private readonly run = holdingForCommit<WorkerResult>(
+    (text, values) => this.client.query(text, values),
+    () => ({ rows: [], affectedRows: 0 }),
+    (answer) => answer,
+  );
+
   constructor(private readonly client: PgliteWorkerClient) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.client.query(compiled.sql, compiled.parameters);
+    const result = await this.run(compiled.sql, compiled.parameters);
     return { rows: result.rows as R[], numAffectedRows: BigInt(result.affectedRows) };
   }
 

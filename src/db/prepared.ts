@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
+import { holdingForCommit } from './deferred.js';
 
 /**
  * Named prepared statements for the pool (docs/performance.md, recommendation 3): pg prepares a named
@@ -43,8 +44,11 @@ function preparing(client: pg.PoolClient): PostgresPoolClient {
       throw error;
     }
   };
+  // A multi-statement answer (held statements sent with the commit) is an array; Kysely reads the last.
+  const lastOf = (answer: pg.QueryResult) => (Array.isArray(answer) ? (answer.at(-1) as pg.QueryResult) : answer);
+  const held = () => ({ command: 'INSERT', rowCount: 0, rows: [], fields: [], oid: 0 }) as pg.QueryResult;
   // Streaming (cursors) is not configured, so Kysely only ever calls query(text, values).
-  return { query, release: () => client.release() } as unknown as PostgresPoolClient;
+  return { query: holdingForCommit(query, held, lastOf), release: () => client.release() } as unknown as PostgresPoolClient;
 }
 
 /** The pool as Kysely's PostgresDialect takes it, preparing named statements; one wrapper per pg client. */

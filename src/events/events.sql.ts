@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { literal, withCommit } from '../db/deferred.js';
 import type { Db, Tx } from '../db/index.js';
 import { newId } from '../shared/index.js';
 import type { NewEvent, Position } from './types.js';
@@ -10,6 +11,15 @@ import type { NewEvent, Position } from './types.js';
 export async function insertEvents(trx: Tx, storeId: string, events: NewEvent[]): Promise<void> {
   const values = events.map(({ type, data }) => ({ store_id: storeId, id: newId(), type, data: JSON.stringify(data) }));
   await trx.insertInto('events').values(values).execute();
+}
+
+/**
+ * The same INSERT, sent with the transaction's COMMIT instead of on its own (src/db/deferred.ts): for a
+ * write whose event is the last thing it does. Its values are literals, so the statement needs no parameters.
+ */
+export async function insertEventsWithCommit(trx: Tx, storeId: string, events: NewEvent[]): Promise<void> {
+  const rows = events.map(({ type, data }) => `(${[storeId, newId(), type, JSON.stringify(data)].map(literal).join(', ')})`);
+  await withCommit(`INSERT INTO events (store_id, id, type, data) VALUES ${rows.join(', ')}`).execute(trx);
 }
 
 export interface EventRow {

@@ -1,6 +1,6 @@
 import type { Tx } from '../db/index.js';
 import { AppError } from '../errors.js';
-import { insertEvents } from './events.sql.js';
+import { insertEvents, insertEventsWithCommit } from './events.sql.js';
 import type { EventType, NewEvent, RecordKind } from './types.js';
 
 /** A derived change: another record whose representation the write changed, read as GET returns it at the end. */
@@ -65,10 +65,16 @@ function loaderOf(kind: RecordKind): RecordLoader {
 
 /**
  * Appends the write's own event(s) (a batch of import lines has several) and the derived ones noted during
- * its work, in the write's transaction, in one statement. A derived record that no longer exists (the write
+ * its work, in the write's transaction, in one statement (`last`: nothing of the transaction's work follows
+ * but the bookkeeping of the write door, so it may be sent with the COMMIT). A derived record that no longer exists (the write
  * deleted it) is skipped, as is one that is already among the write's own.
  */
-export async function appendEvents(trx: Tx, storeId: string, own: NewEvent | readonly NewEvent[] | null): Promise<void> {
+export async function appendEvents(
+  trx: Tx,
+  storeId: string,
+  own: NewEvent | readonly NewEvent[] | null,
+  { last = false }: { last?: boolean } = {},
+): Promise<void> {
   const noted = notedBy.get(trx);
   notedBy.delete(trx);
   if (benchSkipsEvents()) return;
@@ -80,8 +86,9 @@ export async function appendEvents(trx: Tx, storeId: string, own: NewEvent | rea
     if (data) events.push({ type, data });
   }
   if (!events.length) return;
-  // Webhook deliveries are created by the INSERT's trigger (migrations/0017), in the same statement.
-  await insertEvents(trx, storeId, events);
+  // Webhook deliveries are created by the INSERT's trigger (migrations/0017), in the same statement. The
+  // write's last statement needs no answer of its own: it travels with the COMMIT (src/db/deferred.ts).
+  await (last ? insertEventsWithCommit : insertEvents)(trx, storeId, events);
 }
 
 // The benchmark's baseline for the cost of events (bench/instrument.mjs sets it over its IPC channel, between

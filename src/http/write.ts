@@ -68,7 +68,7 @@ function withEvent<T>(request: FastifyRequest, sources: Pick<WriteOptions, 'curr
     const before = isDelete(type) && sources.current ? await sources.current(trx, storeId) : null;
     const result = await work(trx, storeId);
     const data = before ?? (sources.eventData ? await sources.eventData(trx, storeId) : recordOf(result, request));
-    await appendEvents(trx, storeId, { type, data });
+    await appendEvents(trx, storeId, { type, data }, { last: true });
     return result;
   };
 }

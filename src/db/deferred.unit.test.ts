@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { holdingForCommit, literal } from './deferred.js';
+
+// What `withCommit('INSERT INTO t VALUES (1)')` sends: the statement behind the connection's mark.
+const HELD = '/* sf:with-commit */ INSERT INTO t VALUES (1)';
+
+/** A connection that records what it was sent and answers each message with its text. */
+function recording() {
+  const sent: [string, readonly unknown[]][] = [];
+  const run = holdingForCommit<string>(
+    async (text, values) => {
+      sent.push([text, values]);
+      return text;
+    },
+    () => 'held',
+    (answer) => `last of ${answer}`,
+  );
+  return { sent, run };
+}
+
+describe('statements held for the commit', () => {
+  it('sends a held statement and the COMMIT in one message', async () => {
+    const { sent, run } = recording();
+    await run('begin', []);
+    expect(await run(HELD, [])).toBe('held');
+    await run('commit', []);
+    expect(sent).toEqual([
+      ['begin', []],
+      [`${HELD};\ncommit`, []],
+    ]);
+  });
+
+  it('drops what it holds on ROLLBACK', async () => {
+    const { sent, run } = recording();
+    await run('begin', []);
+    await run(HELD, []);
+    await run('rollback', []);
+    expect(sent.map(([text]) => text)).toEqual(['begin', 'rollback']);
+  });
+
+  it('sends held statements ahead of a statement with parameters', async () => {
+    const { sent, run } = recording();
+    await run('begin', []);
+    await run(HELD, []);
+    await run('select $1', [1]);
+    await run('commit', []);
+    expect(sent).toEqual([
+      ['begin', []],
+      [HELD, []],
+      ['select $1', [1]],
+      ['commit', []],
+    ]);
+  });
+
+  it('holds nothing outside a transaction, nor after its end', async () => {
+    const { sent, run } = recording();
+    await run(HELD, []);
+    await run('begin', []);
+    await run('commit', []);
+    await run(HELD, []);
+    expect(sent.map(([text]) => text)).toEqual([HELD, 'begin', 'commit', HELD]);
+  });
+
+  it('answers with the last statement of a combined message', async () => {
+    const { run } = recording();
+    await run('begin', []);
+    await run(HELD, []);
+    expect(await run('release savepoint "a"', [])).toBe(`last of ${HELD};\nrelease savepoint "a"`);
+  });
+});
+
+describe('literal', () => {
+  it('doubles quotes', () => {
+    expect(literal("it's")).toBe("'it''s'");
+  });
+
+  it('writes backslashes in the escape-string form', () => {
+    expect(literal('a\\b\'c')).toBe("E'a\\\\b''c'");
+  });
+});
