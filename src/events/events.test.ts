@@ -126,15 +126,38 @@ describe('only committed changes, each once', () => {
     expect(events).toEqual([]);
   });
 
-  it('a transaction rolled back after appending leaves no event', async () => {
+  it.each([false, true])('a transaction rolled back after appending leaves no event (held for the commit: %s)', async (last) => {
     const store = await t.newStore();
     const events = await eventsOf(store, () =>
       withTx(t.database.db, async (trx) => {
-        await appendEvents(trx, store.id, { type: 'product.created', data: { id: 'x' } });
+        await appendEvents(trx, store.id, { type: 'product.created', data: { id: 'x' } }, { last });
         throw new Error('rolled back');
       }).catch(() => undefined),
     );
     expect(events).toEqual([]);
+  });
+
+  it('an event INSERT that fails when it is sent with the COMMIT fails the write, and nothing of it stays', async () => {
+    const store = await t.newStore();
+    const db = t.database.db;
+    await sql`CREATE FUNCTION test_refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.data->>'title' = 'boom' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$`.execute(db);
+    await sql`CREATE TRIGGER test_refuse_boom BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION test_refuse_boom()`.execute(db);
+    try {
+      expect((await t.call(store, 'POST', '/products', { title: 'boom' })).status).toBe(500);
+      expect((await t.call(store, 'GET', '/products')).body.data).toEqual([]);
+      expect((await t.call(store, 'POST', '/products', { title: 'fine' })).status).toBe(201);
+    } finally {
+      await sql`DROP TRIGGER test_refuse_boom ON events`.execute(db);
+      await sql`DROP FUNCTION test_refuse_boom()`.execute(db);
+    }
+  });
+
+  it("a record's quotes, backslashes and other characters reach its event unchanged", async () => {
+    const store = await t.newStore();
+    const title = `It's a \\ back\\slash, "quoted", $$dollars$$ — ünï 🎉 E'x'`;
+    const events = await eventsOf(store, () => body(store, 'POST', '/products', { title, description: 'line\none\\n' }));
+    expect(events[0].data).toMatchObject({ title, description: 'line\none\\n' });
   });
 
   it('an idempotent replay appends nothing', async () => {
