@@ -1,5 +1,5 @@
 import { type ChildProcess, fork, spawnSync } from 'node:child_process';
-import { existsSync, openSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, openSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { freePort } from '../test/support/server-process.js';
 import type { BenchTarget } from './database.js';
 import { type IpcPeer, ipcPeer } from './ipc.js';
@@ -9,6 +9,17 @@ import { type IpcPeer, ipcPeer } from './ipc.js';
 const ROOT = new URL('..', import.meta.url).pathname;
 const INSTRUMENT = new URL('./instrument.mjs', import.meta.url).href;
 const TSX = ['--import', 'tsx'];
+
+/**
+ * The Node flags the launcher (bin/storefront.mjs) starts the server with, read from its `#!` line, so the
+ * bench measures the server as users run it. A NODE_OPTIONS given with --server-env replaces them (flags on
+ * the command line would otherwise win over it).
+ */
+function launcherFlags(env: Record<string, string>): string[] {
+  if (env.NODE_OPTIONS !== undefined) return [];
+  const shebang = readFileSync(new URL('../bin/storefront.mjs', import.meta.url), 'utf8').split('\n', 1)[0];
+  return shebang.split(/\s+/).filter((word) => word.startsWith('--'));
+}
 
 export interface Child {
   name: string;
@@ -130,7 +141,7 @@ export async function startServer(target: BenchTarget, setup: ServerSetup): Prom
   const child = fork(script, ['serve', ...(workers > 1 ? ['--workers', String(workers)] : [])], {
     cwd: ROOT,
     env: serverEnv(target, port, setup.jwtSecret, setup.env),
-    execArgv: ['--import', INSTRUMENT, ...(build === 'tsx' ? TSX : [])],
+    execArgv: [...launcherFlags(setup.env), '--import', INSTRUMENT, ...(build === 'tsx' ? TSX : [])],
     stdio: ['ignore', log, log, 'ipc'],
   });
   const url = `http://127.0.0.1:${port}`;
