@@ -75,6 +75,6 @@ describe('literal', () => {
   });
 
   it('writes backslashes in the escape-string form', () => {
-    expect(literal('a\\b\'c')).toBe("E'a\\\\b''c'");
+    expect(literal("a\\b'c")).toBe("E'a\\\\b''c'");
   });
 });
