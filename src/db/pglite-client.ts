@@ -24,18 +24,6 @@ function toError(raw: Record<string, unknown>): DatabaseError {
   return error;
 }
 
-/** The worker sends json and jsonb columns as text (pglite-statements.ts): parsed here, as the rest of the app expects. */
-function withJsonParsed(result: QueryResult & { json?: string[] }): QueryResult {
-  if (!result.json?.length) return result;
-  for (const row of result.rows) {
-    for (const column of result.json) {
-      const text = row[column];
-      if (typeof text === 'string') row[column] = JSON.parse(text);
-    }
-  }
-  return result;
-}
-
 /** Main-thread side of the PGlite worker: one message per statement, answers matched by id. */
 export class PgliteWorkerClient {
   private readonly worker: Worker;
@@ -55,7 +43,7 @@ export class PgliteWorkerClient {
     });
     this.worker.on(
       'message',
-      (message: { id: number; error?: Record<string, unknown>; notify?: string; payload?: string; json?: string[] } & QueryResult) => {
+      (message: { id: number; error?: Record<string, unknown>; notify?: string; payload?: string } & QueryResult) => {
         if (message.notify !== undefined) {
           for (const handler of this.notificationHandlers) handler(message.notify, message.payload ?? '');
           return;
@@ -64,7 +52,7 @@ export class PgliteWorkerClient {
         if (!waiter) return;
         this.pending.delete(message.id);
         if (message.error) waiter.reject(toError(message.error));
-        else waiter.resolve(withJsonParsed(message));
+        else waiter.resolve(message);
       },
     );
     this.worker.on('error', (error) => this.failAll(error));

@@ -1,4 +1,4 @@
-import { type PGlite, parse, protocol } from '@electric-sql/pglite';
+import { type PGlite, parse, protocol, type Results } from '@electric-sql/pglite';
 import { PLAN_CHANGED, StatementNames } from './statement-names.js';
 
 /**
@@ -14,34 +14,15 @@ import { PLAN_CHANGED, StatementNames } from './statement-names.js';
 
 const { serialize } = protocol;
 
-/** json and jsonb: their values leave the worker as text (see `StatementResult.json`). */
-const JSON_TYPES = [114, 3802];
-
-/** A statement's rows; the columns named in `json` hold JSON text for the main thread to parse. */
-export interface StatementResult {
-  rows: Record<string, unknown>[];
-  affectedRows: number;
-  json: string[];
-}
-
 export class PgliteStatements {
   private readonly names = new StatementNames();
   /** Parameter type OIDs of the statements this session has prepared, by name. */
   private readonly paramTypes = new Map<string, number[]>();
 
-  /**
-   * PGlite's parsers, but json and jsonb left as text: a parsed document (a list page's variants) is many
-   * small objects, which cost the worker a JSON.parse and then a slow structured clone both ways; a string
-   * crosses as one copy and JSON.parse on the main thread is cheaper than the clone it replaces.
-   */
-  private readonly parsers: PGlite['parsers'];
-
-  constructor(private readonly db: PGlite) {
-    this.parsers = { ...db.parsers, ...Object.fromEntries(JSON_TYPES.map((type) => [type, (text: string) => text])) };
-  }
+  constructor(private readonly db: PGlite) {}
 
   /** Runs one statement with parameters; PGlite's own lock keeps it whole against anything else on the session. */
-  query(text: string, params: readonly unknown[]): Promise<StatementResult> {
+  query(text: string, params: readonly unknown[]): Promise<Results> {
     return this.db.runExclusive(async () => {
       const name = this.names.nameOf(text);
       try {
@@ -53,7 +34,7 @@ export class PgliteStatements {
     });
   }
 
-  private async run(text: string, params: readonly unknown[], name: string | undefined): Promise<StatementResult> {
+  private async run(text: string, params: readonly unknown[], name: string | undefined): Promise<Results> {
     const types = (name && this.paramTypes.get(name)) || (await this.prepare(text, name ?? ''));
     const values = params.map((value, index) => this.serialized(value, types[index]));
     const messages = await this.db.execProtocolStream(
@@ -66,10 +47,7 @@ export class PgliteStatements {
       // Like db.query outside a transaction: the data files are synced after each statement.
       { syncToFs: true },
     );
-    const result = parse.parseResults(messages, this.parsers)[0];
-    if (!result) return { rows: [], affectedRows: 0, json: [] };
-    const json = result.fields.filter((field) => JSON_TYPES.includes(field.dataTypeID)).map((field) => field.name);
-    return { rows: result.rows as Record<string, unknown>[], affectedRows: result.affectedRows ?? 0, json };
+    return parse.parseResults(messages, this.db.parsers)[0] ?? { rows: [], fields: [], affectedRows: 0 };
   }
 
   /** Parse (named: once per session) and the parameters' types. */

@@ -1,6 +1,5 @@
 // Runs PGlite off the main thread: its WASM engine blocks whatever thread it runs on.
-// Protocol: { id, sql, params? } in; { id, rows, affectedRows, json? } or { id, error } out (json: columns
-// sent as JSON text, pglite-statements.ts), and
+// Protocol: { id, sql, params? } in; { id, rows, affectedRows } or { id, error } out, and
 // { id: -1, notify, payload } for each notification on a channel the session LISTENs on.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
@@ -54,11 +53,7 @@ async function main(): Promise<void> {
     }
     try {
       // Like node-postgres: without parameters the simple protocol runs, so a script may hold many statements.
-      if (request.params?.length) {
-        port.postMessage({ id: request.id, ...(await statements.query(request.sql, request.params)) });
-        return;
-      }
-      const result = (await db.exec(request.sql)).at(-1);
+      const result = request.params?.length ? await statements.query(request.sql, request.params) : (await db.exec(request.sql)).at(-1);
       port.postMessage({ id: request.id, rows: result?.rows ?? [], affectedRows: result?.affectedRows ?? 0 });
     } catch (error) {
       port.postMessage({ id: request.id, error: serializeError(error) });
