@@ -5,6 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { PgliteStatements } from './pglite-statements.js';
 
 const SHARED_BUFFERS = '32MB';
 
@@ -40,6 +41,8 @@ async function main(): Promise<void> {
   // PGlite hands notifications over while it reads a statement's result, before that statement resolves,
   // so the main thread hears of a commit's NOTIFY before it hears that the commit is done.
   db.onNotification((channel, payload) => port.postMessage({ id: -1, notify: channel, payload }));
+  // Statements with parameters: prepared once per session (pglite-statements.ts), not parsed on every run.
+  const statements = new PgliteStatements(db);
   port.postMessage({ id: 0, ready: true });
   port.on('message', async (request: Request) => {
     if (request.close) {
@@ -50,7 +53,7 @@ async function main(): Promise<void> {
     }
     try {
       // Like node-postgres: without parameters the simple protocol runs, so a script may hold many statements.
-      const result = request.params?.length ? await db.query(request.sql, request.params) : (await db.exec(request.sql)).at(-1);
+      const result = request.params?.length ? await statements.query(request.sql, request.params) : (await db.exec(request.sql)).at(-1);
       port.postMessage({ id: request.id, rows: result?.rows ?? [], affectedRows: result?.affectedRows ?? 0 });
     } catch (error) {
       port.postMessage({ id: request.id, error: serializeError(error) });
