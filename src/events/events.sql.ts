@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
-import { literal, withCommit } from '../db/deferred.js';
-import type { Db, Tx } from '../db/index.js';
+import { type Db, literal, type Tx, withCommit } from '../db/index.js';
 import { newId } from '../shared/index.js';
 import type { NewEvent, Position } from './types.js';
 
