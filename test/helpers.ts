@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { issueAccessToken } from '../src/auth/tokens.js';
 import { type Config, loadConfig } from '../src/config.js';
@@ -61,6 +61,19 @@ export async function openTestDatabase(): Promise<{ database: Database; dataDir:
   if (engine === 'pglite') cpSync(inject('pgliteTemplate'), dataDir, { recursive: true });
   const database = await openDatabase({ databaseUrl: engine === 'postgres' ? inject('postgresUrl') : null, dataDir });
   return { database, dataDir, cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };
+}
+
+/** A file's (or describe block's) own database, opened before its tests and closed after them: read `.database` in a test. */
+export function useTestDatabase(): { readonly database: Database } {
+  const opened = {} as Awaited<ReturnType<typeof openTestDatabase>>;
+  beforeAll(async () => {
+    Object.assign(opened, await openTestDatabase());
+  });
+  afterAll(async () => {
+    await opened.database.close();
+    opened.cleanup();
+  });
+  return opened;
 }
 
 export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Config {

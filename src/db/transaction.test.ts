@@ -1,17 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase } from '../../test/helpers.js';
-import type { Database } from './database.js';
+import { describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../../test/helpers.js';
 import { withTx } from './transaction.js';
 
-let database: Database;
-let cleanup: () => void;
-beforeAll(async () => {
-  ({ database, cleanup } = await openTestDatabase());
-});
-afterAll(async () => {
-  await database.close();
-  cleanup();
-});
+const opened = useTestDatabase();
 
 const victim = (code: string) => Object.assign(new Error('chosen as victim'), { code });
 
@@ -19,7 +10,7 @@ describe('withTx', () => {
   it('retries the whole transaction when PostgreSQL picks it as a deadlock or serialization victim', async () => {
     for (const code of ['40P01', '40001']) {
       let attempts = 0;
-      const result = await withTx(database.db, async () => {
+      const result = await withTx(opened.database.db, async () => {
         attempts += 1;
         if (attempts < 3) throw victim(code);
         return 'done';
@@ -32,7 +23,7 @@ describe('withTx', () => {
   it('gives up after a bounded number of attempts, and never retries other errors', async () => {
     let attempts = 0;
     await expect(
-      withTx(database.db, async () => {
+      withTx(opened.database.db, async () => {
         attempts += 1;
         throw victim('40P01');
       }),
@@ -40,7 +31,7 @@ describe('withTx', () => {
     expect(attempts).toBe(4);
     attempts = 0;
     await expect(
-      withTx(database.db, async () => {
+      withTx(opened.database.db, async () => {
         attempts += 1;
         throw victim('23505');
       }),
@@ -49,7 +40,7 @@ describe('withTx', () => {
   });
 
   it('joins a transaction already open instead of opening a second one', async () => {
-    await withTx(database.db, async (outer) => {
+    await withTx(opened.database.db, async (outer) => {
       await withTx(outer, async (inner) => {
         expect(inner).toBe(outer);
       });
