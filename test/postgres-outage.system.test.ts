@@ -22,6 +22,7 @@ if (unavailable) console.warn(`postgres-outage.system.test.ts skipped: ${unavail
 
 /** Generous for a loaded 2-core machine; a refused connection is answered in milliseconds. */
 const FAST_MS = 2_000;
+const TEARDOWN_MS = 25_000;
 
 let cluster: ThrowawayCluster;
 let database: Database;
@@ -32,6 +33,17 @@ const dataDir = mkdtempSync(join(tmpdir(), 'storefront-outage-'));
 
 const call = (method: string, path: string, body?: unknown) => request(base, token, method, path, body);
 const unavailableEnvelope = { success: false, error: { code: 'SERVICE_UNAVAILABLE', message: expect.any(String), details: [] } };
+
+/** Runs a teardown step for at most TEARDOWN_MS; an overrun or failure is reported, and teardown goes on. */
+async function bounded(what: string, step: () => Promise<unknown> | undefined): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const overrun = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`did not finish in ${TEARDOWN_MS} ms`), TEARDOWN_MS);
+  });
+  const outcome = await Promise.race([Promise.resolve(step()).then(() => null, (error) => `failed: ${error}`), overrun]);
+  clearTimeout(timer);
+  if (outcome) console.error(`postgres-outage teardown: ${what} ${outcome}`);
+}
 
 async function backInService(): Promise<boolean> {
   return eventually(async () => (await call('GET', '/readyz')).status === 200, 30_000);
@@ -55,12 +67,14 @@ describe.skipIf(unavailable !== null)('PostgreSQL outage while serving', () => {
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   }, 120_000);
 
+  // Each step bounded: a CI run once spent the hook's whole minute in one of them after the crash test, and
+  // which one must show in the log instead of a bare hook timeout.
   afterAll(async () => {
-    await app?.close();
-    await database?.close().catch(() => undefined);
+    await bounded('closing the app', () => app?.close());
+    await bounded('closing the database', () => database?.close());
     cluster?.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 3 });
+  }, 120_000);
 
   it('answers 503 quickly while the database is stopped, and serves reads and writes again once it is back', async () => {
     const before = await call('POST', '/attribute-sets', { name: 'Before the outage' });
