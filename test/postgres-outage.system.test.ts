@@ -40,7 +40,13 @@ async function bounded(what: string, step: () => Promise<unknown> | undefined): 
   const overrun = new Promise<string>((resolve) => {
     timer = setTimeout(() => resolve(`did not finish in ${TEARDOWN_MS} ms`), TEARDOWN_MS);
   });
-  const outcome = await Promise.race([Promise.resolve(step()).then(() => null, (error) => `failed: ${error}`), overrun]);
+  const outcome = await Promise.race([
+    Promise.resolve(step()).then(
+      () => null,
+      (error) => `failed: ${error}`,
+    ),
+    overrun,
+  ]);
   clearTimeout(timer);
   if (outcome) console.error(`postgres-outage teardown: ${what} ${outcome}`);
 }

@@ -5,7 +5,7 @@ import type { NewEvent, Position } from './types.js';
 
 /**
  * Appends events in the writing transaction: xid (the transaction) and seq (their order) come from defaults;
- * the table's trigger fans them out to the store's webhooks (migrations/0017).
+ * the table's trigger fans them out to the store's webhooks (migrations/0020).
  */
 export async function insertEvents(trx: Tx, storeId: string, events: NewEvent[]): Promise<void> {
   const values = events.map(({ type, data }) => ({ store_id: storeId, id: newId(), type, data: JSON.stringify(data) }));

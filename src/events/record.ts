@@ -86,7 +86,7 @@ export async function appendEvents(
     if (data) events.push({ type, data });
   }
   if (!events.length) return;
-  // Webhook deliveries are created by the INSERT's trigger (migrations/0017), in the same statement. The
+  // Webhook deliveries are created by the INSERT's trigger (migrations/0020), in the same statement. The
   // write's last statement needs no answer of its own: it travels with the COMMIT (src/db/deferred.ts).
   await (last ? insertEventsWithCommit : insertEvents)(trx, storeId, events);
 }

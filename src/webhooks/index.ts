@@ -11,7 +11,7 @@ export type { WebhookTables } from './webhooks.tables.js';
 
 /**
  * The routes (each appended event fans out to the store's webhooks in its own transaction by a trigger on
- * the feed's table, migrations/0017, so nothing is wired here for it); the retention
+ * the feed's table, migrations/0020, so nothing is wired here for it); the retention
  * purge of finished deliveries (the shared purge loop); and, unless
  * turned off (STOREFRONT_WEBHOOK_WORKER), this process's delivery worker, stopped when the app closes.
  */

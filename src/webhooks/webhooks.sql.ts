@@ -83,7 +83,7 @@ export async function notifyWorkers(trx: Tx): Promise<void> {
   await sql`SELECT pg_notify(${WAKE_CHANNEL}, '')`.execute(trx);
 }
 
-// migrations/0017's fan-out trigger notifies the same channel by name.
+// migrations/0020's fan-out trigger notifies the same channel by name.
 export const WAKE_CHANNEL = 'storefront_webhook_deliveries';
 
 /**
