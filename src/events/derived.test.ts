@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { feedOf } from '../../test/support/feed.fixtures.js';
+import { statementsOf } from '../../test/support/statements.js';
+import { withTx } from '../db/index.js';
+import { appendEvents, noteUpdated } from './record.js';
 
 /**
  * Derived changes (docs/events.md): a write that changes another record's representation moves that
@@ -247,5 +250,24 @@ describe("a customer's default address", () => {
     ]);
     await expectDerived(store, () => body(store, 'DELETE', `/addresses/${work}`), 'address.deleted', [address(home.id)]);
     expect((await body(store, 'GET', `/addresses/${home.id}`)).isDefault).toBe(true);
+  });
+});
+
+describe('reading the derived records', () => {
+  it('the products a write changed are read in one query at its end, not one query each', async () => {
+    const store = await t.newStore();
+    const ids: string[] = [];
+    for (const title of ['Tee', 'Cap', 'Bag']) ids.push((await body(store, 'POST', '/products', { title })).id);
+    const statements = await statementsOf(t.database.db, (db) =>
+      withTx(db, async (trx) => {
+        noteUpdated(trx, store.id, 'product', [...ids, 'ffffffffffffffffffffffff']);
+        await appendEvents(trx, store.id, null);
+      }),
+    );
+    expect(statements.filter((statement) => /from "products"/.test(statement.sql))).toHaveLength(1);
+    // one event per product that exists, in the order noted, data as GET returns it
+    const data = await body(store, 'GET', '/events?types=product.updated');
+    expect(data.map((event: { data: { id: string } }) => event.data.id)).toEqual(ids);
+    expect(data[0].data).toEqual(await body(store, 'GET', `/products/${ids[0]}`));
   });
 });

@@ -7,6 +7,8 @@ import type { EventType, NewEvent, RecordKind } from './types.js';
 interface Noted {
   type: EventType;
   load: () => Promise<object>;
+  /** set when noted by kind (noteUpdated): records of a kind with a many-loader are read in one query */
+  record?: { kind: RecordKind; storeId: string; id: string };
 }
 
 // Keyed by the write's transaction: a retried transaction is a new handle and starts with nothing noted.
@@ -20,14 +22,14 @@ const keyOf = (type: EventType, id: string) => `${type.slice(0, type.indexOf('.'
  * event is appended with the write's own, with the record as it is when the write's work is done. One event
  * per record and write; the first type noted wins (a record created and then updated is `created`).
  */
-export function noteChange(trx: Tx, type: EventType, id: string, load: () => Promise<object>): void {
+export function noteChange(trx: Tx, type: EventType, id: string, load: () => Promise<object>, record?: Noted['record']): void {
   let noted = notedBy.get(trx);
   if (!noted) {
     noted = new Map();
     notedBy.set(trx, noted);
   }
   const key = keyOf(type, id);
-  if (!noted.has(key)) noted.set(key, { type, load });
+  if (!noted.has(key)) noted.set(key, { type, load, record });
 }
 
 /**
@@ -40,19 +42,27 @@ export function forgetNotedChanges(trx: Tx): void {
 
 /** Reads a record of one kind as GET returns it (404 AppError when it is gone). */
 export type RecordLoader = (trx: Tx, storeId: string, id: string) => Promise<object>;
+/** Reads several records of one kind in one query; those that are gone are left out. */
+export type RecordsLoader = (trx: Tx, storeId: string, ids: string[]) => Promise<{ id: string }[]>;
 
 // Set by each resource at start, so a folder may note a change to a record of a folder it must not import
 // (collections changing products' memberships).
 const loaders = new Map<RecordKind, RecordLoader>();
+const manyLoaders = new Map<RecordKind, RecordsLoader>();
 
-/** Registers how the feed reads a record of `kind` (the same function for every app of the process). */
-export function loadRecordsWith(kind: RecordKind, loader: RecordLoader): void {
+/**
+ * Registers how the feed reads a record of `kind` (the same functions for every app of the process); with
+ * `many`, the records of that kind a write noted are read in one query (a checkout's three products: one
+ * round trip, not three).
+ */
+export function loadRecordsWith(kind: RecordKind, loader: RecordLoader, many?: RecordsLoader): void {
   loaders.set(kind, loader);
+  if (many) manyLoaders.set(kind, many);
 }
 
 /** `noteChange` with the loader the record's resource registered: `*.updated` of each of `ids`. */
 export function noteUpdated(trx: Tx, storeId: string, kind: RecordKind, ids: Iterable<string>): void {
-  for (const id of ids) noteChange(trx, `${kind}.updated`, id, () => loaderOf(kind)(trx, storeId, id));
+  for (const id of ids) noteChange(trx, `${kind}.updated`, id, () => loaderOf(kind)(trx, storeId, id), { kind, storeId, id });
 }
 
 // Looked up when the events are appended, not when noted: a script calling services outside the write
@@ -80,9 +90,10 @@ export async function appendEvents(
   if (benchSkipsEvents()) return;
   const events: NewEvent[] = own === null ? [] : 'type' in own ? [own] : [...own];
   const ownKeys = new Set(events.flatMap((event) => ('id' in event.data ? [keyOf(event.type, String(event.data.id))] : [])));
-  for (const [key, { type, load }] of noted ?? []) {
-    if (ownKeys.has(key)) continue;
-    const data = await loadUnlessGone(load);
+  const pending = [...(noted ?? [])].filter(([key]) => !ownKeys.has(key)).map(([, entry]) => entry);
+  const readTogether = await loadMany(trx, pending);
+  for (const { type, load, record } of pending) {
+    const data = record && readTogether.has(record.kind) ? readTogether.get(record.kind)?.get(record.id) : await loadUnlessGone(load);
     if (data) events.push({ type, data });
   }
   if (!events.length) return;
@@ -96,6 +107,23 @@ export async function appendEvents(
 // preload can set it, and it is read only here.
 const BENCH_SKIP_EVENTS = Symbol.for('storefront.bench.skipEvents');
 const benchSkipsEvents = () => (globalThis as Record<symbol, unknown>)[BENCH_SKIP_EVENTS] === true;
+
+/** The noted records of each kind that has a many-loader, read in one query per kind (by id; the gone are absent). */
+async function loadMany(trx: Tx, noted: Noted[]): Promise<Map<RecordKind, Map<string, object>>> {
+  const byKind = new Map<RecordKind, { storeId: string; ids: string[] }>();
+  for (const { record } of noted) {
+    if (!record || !manyLoaders.has(record.kind)) continue;
+    const group = byKind.get(record.kind) ?? { storeId: record.storeId, ids: [] };
+    group.ids.push(record.id);
+    byKind.set(record.kind, group);
+  }
+  const read = new Map<RecordKind, Map<string, object>>();
+  for (const [kind, { storeId, ids }] of byKind) {
+    const records = await (manyLoaders.get(kind) as RecordsLoader)(trx, storeId, ids);
+    read.set(kind, new Map(records.map((found) => [found.id, found])));
+  }
+  return read;
+}
 
 async function loadUnlessGone(load: () => Promise<object>): Promise<object | null> {
   try {

@@ -1,6 +1,5 @@
 import type { Tx } from '../db/index.js';
-import { noteChange } from '../events/index.js';
-import { getProduct } from './products.service.js';
+import { noteUpdated } from '../events/index.js';
 
 /**
  * Notes that a write changed these products' representation without being their own route (a checkout's
@@ -8,5 +7,6 @@ import { getProduct } from './products.service.js';
  * GET returns it at the end of the write.
  */
 export function noteProductsChanged(trx: Tx, storeId: string, productIds: Iterable<string>): void {
-  for (const id of new Set(productIds)) noteChange(trx, 'product.updated', id, () => getProduct(trx, storeId, id));
+  // Read together at the end of the write, one query for all of them (the loaders products.routes registers).
+  noteUpdated(trx, storeId, 'product', new Set(productIds));
 }

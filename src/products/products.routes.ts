@@ -18,7 +18,7 @@ import {
   VariantListQuery,
   VariantParams,
 } from './products.schema.js';
-import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from './products.service.js';
+import { createProduct, deleteProduct, getProduct, getProductsByIds, listProducts, updateProduct } from './products.service.js';
 import { listVariants, updateVariant } from './variants.service.js';
 
 const tags = ['Products'];
@@ -27,7 +27,7 @@ const write = (event: EventType) => ({ scope: 'products:write', event });
 
 export async function registerProductRoutes(app: App, ctx: AppContext): Promise<void> {
   // derived changes of other folders (a collection's members) read products through the feed
-  loadRecordsWith('product', getProduct);
+  loadRecordsWith('product', getProduct, getProductsByIds);
   registerListRoutes(app, ctx);
   registerItemRoutes(app, ctx);
   registerVariantRoutes(app, ctx);
