@@ -108,6 +108,13 @@ export const COMMANDS: CliCommand[] = [
     run: async (values) => (await data()).revokeStoreApiKey(values),
   },
   {
+    name: 'products rebuild-documents',
+    summary: 'write the stored document GET /products/{id} sends for every product lacking a current one',
+    options: { store: { ...STORE, required: false, description: "only this store's products (default: every store's)" } },
+    notes: 'For products written before documents were kept or changed outside the API; GET builds those from their rows meanwhile.',
+    run: async (values) => (await data()).rebuildDocuments(values),
+  },
+  {
     name: 'import',
     summary: "upload an NDJSON file to a server's import endpoint and follow the job to its end",
     options: {

@@ -3,6 +3,7 @@ import type { OptionValues } from './cli-commands.js';
 import { loadConfig } from './config.js';
 import { type Database, DataDirLockedError, openMigratedDatabase, withTx } from './db/index.js';
 import { AppError, fromDatabaseError } from './errors.js';
+import { rebuildProductDocuments } from './products/index.js';
 import { ALL_SCOPES } from './shared/index.js';
 import { createAdmin, createStore, listAdmins, listStores, requireStore } from './stores/index.js';
 
@@ -113,4 +114,14 @@ export function describeError(error: unknown): string {
     return detail ? `${appError.message}: ${detail.field} ${detail.message}` : appError.message;
   }
   return `unexpected error: ${firstLine(error instanceof Error ? error.message : String(error))}`;
+}
+
+/** Stored product documents for the store's (or every store's) products lacking a current one. */
+export function rebuildDocuments(values: OptionValues) {
+  return withDatabase(async ({ db }) => {
+    const stores = values.store === undefined ? await listStores(db) : [await requireStore(db, text(values, 'store'))];
+    let documents = 0;
+    for (const store of stores) documents += await rebuildProductDocuments(db, store.id);
+    return { stores: stores.length, documents };
+  });
 }

@@ -61,6 +61,8 @@ describe('the storefront CLI', () => {
     expect(JSON.stringify(listed)).not.toContain(key.key);
     const revoked = await cli(['api-keys', 'revoke', '--store', 'acme', '--id', key.id]);
     expect(JSON.parse(revoked.stdout)).toEqual({ id: key.id });
+    // a store without products has no document to write
+    expect(JSON.parse((await cli(['products', 'rebuild-documents', '--store', 'acme'])).stdout)).toEqual({ stores: 1, documents: 0 });
   }, 120_000);
 
   it('lists stores and admins as JSON arrays, without password hashes', async () => {

@@ -1657,35 +1657,35 @@ export interface components {
          *     }
          */
         Product: {
-            id: string;
-            title: string;
-            handle: string;
-            description: string | null;
-            status: string;
-            badge: string | null;
-            price: number | null;
-            /** @description the compare-at price (same as comparePrice) */
-            salePrice: number | null;
-            comparePrice: number | null;
-            totalStock: number | null;
-            /** @description image URLs (input name: images) */
-            image: string[];
-            sizeChart: string | null;
-            /** @description manual collection ids (input name: selectedCollections) */
-            selectedCollection: string[];
             attributeSet: string | null;
-            options: components["schemas"]["ProductOption"][];
-            variants: components["schemas"]["Variant"][];
-            metaTitle: string | null;
-            metaDescription: string | null;
-            metaKeywords: string | null;
-            returnConfig: components["schemas"]["ReturnConfig"];
             averageRating: number;
-            totalReviews: number;
+            badge: string | null;
+            comparePrice: number | null;
             /** Format: date-time */
             createdAt: string;
+            description: string | null;
+            handle: string;
+            id: string;
+            /** @description image URLs (input name: images) */
+            image: string[];
+            metaDescription: string | null;
+            metaKeywords: string | null;
+            metaTitle: string | null;
+            options: components["schemas"]["ProductOption"][];
+            price: number | null;
+            returnConfig: components["schemas"]["ReturnConfig"];
+            /** @description the compare-at price (same as comparePrice) */
+            salePrice: number | null;
+            /** @description manual collection ids (input name: selectedCollections) */
+            selectedCollection: string[];
+            sizeChart: string | null;
+            status: string;
+            title: string;
+            totalReviews: number;
+            totalStock: number | null;
             /** Format: date-time */
             updatedAt: string;
+            variants: components["schemas"]["Variant"][];
         };
         /**
          * @example {
@@ -1831,11 +1831,11 @@ export interface components {
             adminRemark?: string | null;
         };
         ReturnConfig: {
-            useGlobalConfig: boolean;
-            returnable: boolean;
-            exchangeable: boolean;
             /** @description days; overrides the store setting when useGlobalConfig is false */
             customReturnWindow: number | null;
+            exchangeable: boolean;
+            returnable: boolean;
+            useGlobalConfig: boolean;
         };
         ReturnConfigInput: {
             useGlobalConfig?: boolean;
@@ -1865,19 +1865,19 @@ export interface components {
          *     }
          */
         Variant: {
-            id: string;
-            productId: string;
             /** @description option name -> value */
             attributes: {
                 [key: string]: string;
             };
-            price: number | null;
-            /** @description compare-at price */
-            salePrice: number | null;
-            stock: number;
-            sku: string | null;
             /** Format: date-time */
             createdAt: string;
+            id: string;
+            price: number | null;
+            productId: string;
+            /** @description compare-at price */
+            salePrice: number | null;
+            sku: string | null;
+            stock: number;
             /** Format: date-time */
             updatedAt: string;
         };

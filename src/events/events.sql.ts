@@ -4,11 +4,11 @@ import { newId } from '../shared/index.js';
 import type { NewEvent, Position } from './types.js';
 
 /**
- * Appends events in the writing transaction: xid (the transaction) and seq (their order) come from defaults;
+ * Appends events (`texts[i]`: the JSON of `events[i].data`) in the writing transaction: xid (the transaction) and seq (their order) come from defaults;
  * the table's trigger fans them out to the store's webhooks (migrations/0020).
  */
-export async function insertEvents(trx: Tx, storeId: string, events: NewEvent[]): Promise<void> {
-  const values = events.map(({ type, data }) => ({ store_id: storeId, id: newId(), type, data: JSON.stringify(data) }));
+export async function insertEvents(trx: Tx, storeId: string, events: NewEvent[], texts: string[]): Promise<void> {
+  const values = events.map(({ type }, i) => ({ store_id: storeId, id: newId(), type, data: texts[i] }));
   await trx.insertInto('events').values(values).execute();
 }
 
@@ -16,8 +16,8 @@ export async function insertEvents(trx: Tx, storeId: string, events: NewEvent[])
  * The same INSERT, sent with the transaction's COMMIT instead of on its own (src/db/deferred.ts): for a
  * write whose event is the last thing it does. Its values are literals, so the statement needs no parameters.
  */
-export async function insertEventsWithCommit(trx: Tx, storeId: string, events: NewEvent[]): Promise<void> {
-  const rows = events.map(({ type, data }) => `(${[storeId, newId(), type, JSON.stringify(data)].map(literal).join(', ')})`);
+export async function insertEventsWithCommit(trx: Tx, storeId: string, events: NewEvent[], texts: string[]): Promise<void> {
+  const rows = events.map(({ type }, i) => `(${[storeId, newId(), type, texts[i]].map(literal).join(', ')})`);
   await withCommit(`INSERT INTO events (store_id, id, type, data) VALUES ${rows.join(', ')}`).execute(trx);
 }
 

@@ -276,24 +276,26 @@ describe('retention', () => {
 });
 
 describe('storage', () => {
-  it('ANALYZE samples the feed tables with statistics target 10: 3,000 rows, not 30,000 rows of whole records', async () => {
+  it('ANALYZE samples the tables of whole records (feed, deliveries, product documents) with statistics target 10: 3,000 rows, not 30,000', async () => {
     const { rows } = await sql<{ table: string; column: string; target: number }>`
       SELECT c.relname AS table, a.attname AS column, a.attstattarget::int AS target
       FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
-      WHERE c.relname IN ('events', 'webhook_deliveries') AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped`.execute(
+      WHERE c.relname IN ('events', 'webhook_deliveries', 'product_documents') AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped`.execute(
       t.database.db,
     );
-    expect(rows.length).toBeGreaterThanOrEqual(20);
+    expect(rows.length).toBeGreaterThanOrEqual(25);
     // A column added to either table later must be given the same target, or it alone sets the sample size.
     expect(rows.filter((row) => row.target !== 10)).toEqual([]);
   });
 
-  it("an event's data is compressed with lz4 where the server has it (pglz otherwise)", async () => {
+  it("an event's data and a product's stored document are compressed with lz4 where the server has it (pglz otherwise)", async () => {
     const db = t.database.db;
     const { rows } = await sql<{ lz4: boolean; method: string }>`
       SELECT 'lz4' = ANY (s.enumvals) AS lz4, a.attcompression::text AS method
       FROM pg_settings s, pg_attribute a
-      WHERE s.name = 'default_toast_compression' AND a.attrelid = 'events'::regclass AND a.attname = 'data'`.execute(db);
-    expect(rows[0].method).toBe(rows[0].lz4 ? 'l' : '');
+      WHERE s.name = 'default_toast_compression'
+        AND (a.attrelid, a.attname) IN (('events'::regclass, 'data'), ('product_documents'::regclass, 'body'))`.execute(db);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row.method).toBe(row.lz4 ? 'l' : '');
   });
 });

@@ -44,20 +44,28 @@ export function forgetNotedChanges(trx: Tx): void {
 export type RecordLoader = (trx: Tx, storeId: string, id: string) => Promise<object>;
 /** Reads several records of one kind in one query; those that are gone are left out. */
 export type RecordsLoader = (trx: Tx, storeId: string, ids: string[]) => Promise<{ id: string }[]>;
+/**
+ * Stores the representation of records a write created or changed (`body`: the JSON its event carries), in
+ * the write's transaction; `last` as for `appendEvents`.
+ */
+export type DocumentsWriter = (trx: Tx, storeId: string, documents: { id: string; body: string }[], last: boolean) => Promise<void>;
 
 // Set by each resource at start, so a folder may note a change to a record of a folder it must not import
 // (collections changing products' memberships).
 const loaders = new Map<RecordKind, RecordLoader>();
 const manyLoaders = new Map<RecordKind, RecordsLoader>();
+const documentWriters = new Map<RecordKind, DocumentsWriter>();
 
 /**
  * Registers how the feed reads a record of `kind` (the same functions for every app of the process); with
  * `many`, the records of that kind a write noted are read in one query (a checkout's three products: one
- * round trip, not three).
+ * round trip, not three); with `documents`, the kind keeps a stored document of each record, written with the
+ * text of its `created`/`updated` event (products: src/products/products.documents.ts).
  */
-export function loadRecordsWith(kind: RecordKind, loader: RecordLoader, many?: RecordsLoader): void {
+export function loadRecordsWith(kind: RecordKind, loader: RecordLoader, many?: RecordsLoader, documents?: DocumentsWriter): void {
   loaders.set(kind, loader);
   if (many) manyLoaders.set(kind, many);
+  if (documents) documentWriters.set(kind, documents);
 }
 
 /** `noteChange` with the loader the record's resource registered: `*.updated` of each of `ids`. */
@@ -87,7 +95,6 @@ export async function appendEvents(
 ): Promise<void> {
   const noted = notedBy.get(trx);
   notedBy.delete(trx);
-  if (benchSkipsEvents()) return;
   const events: NewEvent[] = own === null ? [] : 'type' in own ? [own] : [...own];
   const ownKeys = new Set(events.flatMap((event) => ('id' in event.data ? [keyOf(event.type, String(event.data.id))] : [])));
   const pending = [...(noted ?? [])].filter(([key]) => !ownKeys.has(key)).map(([, entry]) => entry);
@@ -97,13 +104,29 @@ export async function appendEvents(
     if (data) events.push({ type, data });
   }
   if (!events.length) return;
+  // Serialized once: the event's data and the record's stored document are the same text.
+  const texts = events.map((event) => JSON.stringify(event.data));
+  await writeDocuments(trx, storeId, events, texts, last);
+  if (benchSkipsEvents()) return;
   // Webhook deliveries are created by the INSERT's trigger (migrations/0020), in the same statement. The
   // write's last statement needs no answer of its own: it travels with the COMMIT (src/db/deferred.ts).
-  await (last ? insertEventsWithCommit : insertEvents)(trx, storeId, events);
+  await (last ? insertEventsWithCommit : insertEvents)(trx, storeId, events, texts);
+}
+
+/** The stored documents of the created and updated records whose kind keeps them, one statement per kind. */
+async function writeDocuments(trx: Tx, storeId: string, events: NewEvent[], texts: string[], last: boolean): Promise<void> {
+  const byKind = new Map<RecordKind, { id: string; body: string }[]>();
+  events.forEach(({ type, data }, i) => {
+    const [kind, change] = type.split('.') as [RecordKind, string];
+    if (change === 'deleted' || !documentWriters.has(kind) || !('id' in data)) return;
+    byKind.set(kind, [...(byKind.get(kind) ?? []), { id: String(data.id), body: texts[i] }]);
+  });
+  for (const [kind, documents] of byKind) await (documentWriters.get(kind) as DocumentsWriter)(trx, storeId, documents, last);
 }
 
 // The benchmark's baseline for the cost of events (bench/instrument.mjs sets it over its IPC channel, between
-// rounds): no event, no derived load, hence no fan-out. Not configuration: nothing outside the bench process's
+// rounds): no event, hence no fan-out. The records are still read and their documents written: those serve
+// GET, not the feed. Not configuration: nothing outside the bench process's
 // preload can set it, and it is read only here.
 const BENCH_SKIP_EVENTS = Symbol.for('storefront.bench.skipEvents');
 const benchSkipsEvents = () => (globalThis as Record<symbol, unknown>)[BENCH_SKIP_EVENTS] === true;

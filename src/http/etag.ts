@@ -11,7 +11,12 @@ export type CurrentLoader = (trx: Tx, storeId: string) => Promise<object>;
 
 /** A strong ETag of a record's representation: it changes when and only when the JSON `data` does. */
 export function etagOf(data: unknown): string {
-  return `"${createHash('sha256').update(canonicalJson(data)).digest('base64url').slice(0, 27)}"`;
+  return etagOfCanonical(canonicalJson(data));
+}
+
+/** `etagOf` of the value whose canonical JSON this is (a stored document: src/products/products.documents.ts). */
+export function etagOfCanonical(json: string): string {
+  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
 }
 
 const tagsOf = (header: string) => header.split(',').map((tag) => tag.trim());
@@ -79,4 +84,13 @@ export async function answerNotModified(request: FastifyRequest, reply: FastifyR
   if (reply.statusCode !== 200 || ifNoneMatch === undefined || typeof etag !== 'string' || noneMatch(ifNoneMatch, etag)) return payload;
   reply.code(304).removeHeader('content-type').removeHeader('content-length');
   return null;
+}
+
+/**
+ * A record GET sends as stored (its canonical JSON and ETag, e.g. src/products/products.documents.ts): the
+ * envelope `ok` would build, without parsing or serializing the record. The route's onSend hooks still run
+ * (If-None-Match → 304).
+ */
+export function sendStoredRecord(reply: FastifyReply, stored: { etag: string; body: string }): FastifyReply {
+  return reply.header('ETag', stored.etag).type('application/json; charset=utf-8').send(`{"success":true,"data":${stored.body}}`);
 }

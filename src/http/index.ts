@@ -1,6 +1,7 @@
 /** The public surface of src/http: what other folders may import. */
 export type { App, AppContext, Auth, Revocations } from './context.js';
 export { registerDocsUi } from './docs-ui.js';
+export { etagOfCanonical, sendStoredRecord } from './etag.js';
 export { frameworkErrors } from './framework-errors.js';
 export { registerHealthRoutes } from './health.js';
 export { announceStrictHandling, guardInput } from './input-guard.js';

@@ -1,5 +1,6 @@
 /** The public surface of products: what other folders may use. */
 
+export { rebuildProductDocuments } from './products.documents.js';
 export { importProductLine } from './products.import.js';
 export { registerProductRoutes } from './products.routes.js';
 export { Product } from './products.schema.js';

@@ -2,9 +2,10 @@ import { productsInCollection } from '../collections/index.js';
 import { forbidden } from '../errors.js';
 import { type EventType, loadRecordsWith } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
-import { sendWrite } from '../http/index.js';
+import { sendStoredRecord, sendWrite } from '../http/index.js';
 import { DeletedEnvelope, hasScope, IdParams, ok, okList } from '../shared/index.js';
 import { currentProduct, currentVariant } from './products.current.js';
+import { storedProduct, writeProductDocuments } from './products.documents.js';
 import {
   CollectionProductsQuery,
   CreateProductBody,
@@ -26,8 +27,9 @@ const read = { scope: 'products:read' };
 const write = (event: EventType) => ({ scope: 'products:write', event });
 
 export async function registerProductRoutes(app: App, ctx: AppContext): Promise<void> {
-  // derived changes of other folders (a collection's members) read products through the feed
-  loadRecordsWith('product', getProduct, getProductsByIds);
+  // derived changes of other folders (a collection's members) read products through the feed; every
+  // product a write creates or changes gets its stored document with its event
+  loadRecordsWith('product', getProduct, getProductsByIds, writeProductDocuments);
   registerListRoutes(app, ctx);
   registerItemRoutes(app, ctx);
   registerVariantRoutes(app, ctx);
@@ -66,7 +68,12 @@ function registerItemRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/products/:id',
     { config: read, schema: { tags, summary: 'Get a product', params: IdParams, response: { 200: ProductEnvelope } } },
-    async (request) => ok(await getProduct(db, request.auth.storeId, request.params.id)),
+    // The stored document while it is the product's current one (every write through the API leaves it so),
+    // else the product built from its rows.
+    async (request, reply) => {
+      const stored = await storedProduct(db, request.auth.storeId, request.params.id);
+      return stored ? sendStoredRecord(reply, stored) : ok(await getProduct(db, request.auth.storeId, request.params.id));
+    },
   );
   app.patch(
     '/products/:id',

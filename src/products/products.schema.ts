@@ -22,12 +22,14 @@ const Stock = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
 const Reference = Type.String({ maxLength: 64 });
 const ShortText = Type.String({ maxLength: 255 });
 
+// Product outputs list their fields in sorted order: the order their stored documents (canonical JSON) have,
+// so every answer about a record has the same key order (src/products/products.sql.ts).
 export const ReturnConfig = Type.Object(
   {
-    useGlobalConfig: Type.Boolean(),
-    returnable: Type.Boolean(),
-    exchangeable: Type.Boolean(),
     customReturnWindow: Nullable(Type.Integer({ description: 'days; overrides the store setting when useGlobalConfig is false' })),
+    exchangeable: Type.Boolean(),
+    returnable: Type.Boolean(),
+    useGlobalConfig: Type.Boolean(),
   },
   { title: 'ReturnConfig' },
 );
@@ -37,14 +39,14 @@ export const ProductOption = Type.Object({ name: Type.String(), values: Type.Arr
 
 export const Variant = Type.Object(
   {
-    id: Type.String(),
-    productId: Type.String(),
     attributes: Type.Record(Type.String(), Type.String(), { description: 'option name -> value' }),
-    price: Nullable(Type.Number()),
-    salePrice: Nullable(Type.Number({ description: 'compare-at price' })),
-    stock: Type.Integer(),
-    sku: Nullable(Type.String()),
     createdAt: Timestamp,
+    id: Type.String(),
+    price: Nullable(Type.Number()),
+    productId: Type.String(),
+    salePrice: Nullable(Type.Number({ description: 'compare-at price' })),
+    sku: Nullable(Type.String()),
+    stock: Type.Integer(),
     updatedAt: Timestamp,
   },
   { title: 'Variant' },
@@ -53,30 +55,30 @@ export type Variant = Static<typeof Variant>;
 
 export const Product = Type.Object(
   {
-    id: Type.String(),
-    title: Type.String(),
-    handle: Type.String(),
-    description: Nullable(Type.String()),
-    status: Type.String(),
-    badge: Nullable(Type.String()),
-    price: Nullable(Type.Number()),
-    salePrice: Nullable(Type.Number({ description: 'the compare-at price (same as comparePrice)' })),
-    comparePrice: Nullable(Type.Number()),
-    totalStock: Nullable(Type.Integer()),
-    image: Type.Array(Type.String(), { description: 'image URLs (input name: images)' }),
-    sizeChart: Nullable(Type.String()),
-    selectedCollection: Type.Array(Type.String(), { description: 'manual collection ids (input name: selectedCollections)' }),
     attributeSet: Nullable(Type.String()),
-    options: Type.Array(ProductOption),
-    variants: Type.Array(Variant),
-    metaTitle: Nullable(Type.String()),
+    averageRating: Type.Number(),
+    badge: Nullable(Type.String()),
+    comparePrice: Nullable(Type.Number()),
+    createdAt: Timestamp,
+    description: Nullable(Type.String()),
+    handle: Type.String(),
+    id: Type.String(),
+    image: Type.Array(Type.String(), { description: 'image URLs (input name: images)' }),
     metaDescription: Nullable(Type.String()),
     metaKeywords: Nullable(Type.String()),
+    metaTitle: Nullable(Type.String()),
+    options: Type.Array(ProductOption),
+    price: Nullable(Type.Number()),
     returnConfig: ReturnConfig,
-    averageRating: Type.Number(),
+    salePrice: Nullable(Type.Number({ description: 'the compare-at price (same as comparePrice)' })),
+    selectedCollection: Type.Array(Type.String(), { description: 'manual collection ids (input name: selectedCollections)' }),
+    sizeChart: Nullable(Type.String()),
+    status: Type.String(),
+    title: Type.String(),
     totalReviews: Type.Integer(),
-    createdAt: Timestamp,
+    totalStock: Nullable(Type.Integer()),
     updatedAt: Timestamp,
+    variants: Type.Array(Variant),
   },
   { title: 'Product' },
 );

@@ -193,46 +193,65 @@ export function selectProductsWithRelations(db: Db, storeId: string) {
 
 export type ProductWithRelationsRow = ProductRow & { variant_rows: VariantRow[]; collection_ids: string[] };
 
+/**
+ * Outputs are built with their keys in sorted order (and a variant's attributes sorted): JSON.stringify of
+ * one is then its canonical JSON (src/http/canonical-json.ts), the text its ETag is taken over, so the stored
+ * document (products.documents.ts) is written without a second serialization.
+ */
 export function toVariantOutput(row: VariantRow): Variant {
   return {
-    id: row.id,
-    productId: row.product_id,
-    attributes: row.attributes,
-    price: numberOrNull(row.price),
-    salePrice: numberOrNull(row.sale_price),
-    stock: row.stock,
-    sku: row.sku,
+    attributes: sortedRecord(row.attributes),
     createdAt: iso(row.created_at),
+    id: row.id,
+    price: numberOrNull(row.price),
+    productId: row.product_id,
+    salePrice: numberOrNull(row.sale_price),
+    sku: row.sku,
+    stock: row.stock,
     updatedAt: iso(row.updated_at),
   };
 }
 
+/** The same record with its keys in sorted order (jsonb hands them out shortest first); `__proto__` stays a key. */
+function sortedRecord(record: Record<string, string>): Record<string, string> {
+  const keys = Object.keys(record);
+  if (keys.length < 2) return record;
+  return Object.fromEntries(keys.sort().map((key) => [key, record[key]]));
+}
+
+/** Keys in sorted order: see toVariantOutput. */
 export function toProductOutput(row: ProductRow, variants: Variant[], collectionIds: string[]): Product {
   const comparePrice = numberOrNull(row.compare_price);
+  const returnConfig = { ...DEFAULT_RETURN_CONFIG, ...row.return_config };
   return {
-    id: row.id,
-    title: row.title,
-    handle: row.handle,
-    description: row.description,
-    status: row.status,
-    badge: row.badge,
-    price: numberOrNull(row.price),
-    salePrice: comparePrice,
-    comparePrice,
-    totalStock: row.total_stock,
-    image: row.images,
-    sizeChart: row.size_chart,
-    selectedCollection: collectionIds,
     attributeSet: row.attribute_set_id,
-    options: row.options,
-    variants,
-    metaTitle: row.meta_title,
+    averageRating: Number(row.average_rating),
+    badge: row.badge,
+    comparePrice,
+    createdAt: iso(row.created_at),
+    description: row.description,
+    handle: row.handle,
+    id: row.id,
+    image: row.images,
     metaDescription: row.meta_description,
     metaKeywords: row.meta_keywords,
-    returnConfig: { ...DEFAULT_RETURN_CONFIG, ...row.return_config },
-    averageRating: Number(row.average_rating),
+    metaTitle: row.meta_title,
+    options: row.options.map((option) => ({ name: option.name, values: option.values })),
+    price: numberOrNull(row.price),
+    returnConfig: {
+      customReturnWindow: returnConfig.customReturnWindow,
+      exchangeable: returnConfig.exchangeable,
+      returnable: returnConfig.returnable,
+      useGlobalConfig: returnConfig.useGlobalConfig,
+    },
+    salePrice: comparePrice,
+    selectedCollection: collectionIds,
+    sizeChart: row.size_chart,
+    status: row.status,
+    title: row.title,
     totalReviews: row.total_reviews,
-    createdAt: iso(row.created_at),
+    totalStock: row.total_stock,
     updatedAt: iso(row.updated_at),
+    variants,
   };
 }

@@ -67,8 +67,19 @@ export interface VariantAttributeValueTable {
   attribute_value_id: string;
 }
 
+/** A product's stored representation (migrations/0022, products.documents.ts). */
+export interface ProductDocumentTable {
+  store_id: string;
+  product_id: string;
+  /** xid: the product row version (xmin) the document was written for */
+  written_by: string;
+  etag: string;
+  body: string;
+}
+
 export interface ProductTables {
   products: ProductTable;
+  product_documents: ProductDocumentTable;
   variants: VariantTable;
   variant_attribute_values: VariantAttributeValueTable;
 }
