@@ -288,6 +288,13 @@ describe('storage', () => {
     expect(rows.filter((row) => row.target !== 10)).toEqual([]);
   });
 
+  it('an appended event runs one trigger, the webhook fan-out: no foreign-key check per row (migration 0023)', async () => {
+    const { rows } = await sql<{ name: string }>`SELECT tgname AS name FROM pg_trigger WHERE tgrelid = 'events'::regclass`.execute(
+      t.database.db,
+    );
+    expect(rows.map((row) => row.name)).toEqual(['events_webhook_fan_out']);
+  });
+
   it("an event's data and a product's stored document are compressed with lz4 where the server has it (pglz otherwise)", async () => {
     const db = t.database.db;
     const { rows } = await sql<{ lz4: boolean; method: string }>`
