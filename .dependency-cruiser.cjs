@@ -17,9 +17,36 @@ module.exports = {
     {
       name: 'no-deep-imports-from-root',
       severity: 'error',
-      comment: 'Files at the top of src/ (app, cli, server, config, errors) use folders through their index.ts.',
+      comment: 'Files at the top of src/ (app, cluster, server, config, errors) use folders through their index.ts.',
       from: { path: '^src/[^/]+\\.ts$', pathNot: notTests },
       to: { path: '^src/[^/]+/', pathNot: '^src/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'domain-never-imports-http',
+      severity: 'error',
+      comment:
+        'Services, SQL, import handlers, jobs and stored documents are plain functions over a database handle, called by routes, jobs and scripts alike: they never import src/http/ (its pure helpers live in src/shared/). Routes files and folder indexes (which register routes) may.',
+      from: {
+        path: [
+          '\\.service\\.ts$',
+          '\\.sql\\.ts$',
+          '\\.import[^/]*\\.ts$',
+          '\\.documents\\.ts$',
+          '^src/jobs/',
+          '^src/imports/',
+          '^src/media/ingest\\.ts$',
+        ],
+        pathNot: [notTests, '\\.routes\\.ts$', '/index\\.ts$'],
+      },
+      to: { path: '^src/http/' },
+    },
+    {
+      name: 'db-imports-nothing-above',
+      severity: 'error',
+      comment:
+        "src/db/ is the ground floor every folder stands on: it imports nothing else of src/, type imports included. Kysely's DB type is generated from the migrated schema (src/db/schema.generated.ts, `npm run db:types`), not composed from the resources.",
+      from: { path: '^src/db/', pathNot: notTests },
+      to: { path: '^src/', pathNot: '^src/db/' },
     },
     {
       name: 'client-stands-alone',

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { CsvImportResult } from './csv-import.js';
 import type { BenchResult } from './report.js';
 import { SCENARIOS } from './scenarios.js';
 
@@ -15,11 +16,11 @@ import { SCENARIOS } from './scenarios.js';
 const ROOT = new URL('..', import.meta.url).pathname;
 const out = mkdtempSync(join(tmpdir(), 'storefront-bench-smoke-'));
 
-function runSmoke(): Promise<{ code: number; output: string }> {
+function runSmoke(...extra: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'bench/cli.ts', '--smoke', '--engine', 'pglite', '--out', out],
+      ['--import', 'tsx', 'bench/cli.ts', '--smoke', '--engine', 'pglite', '--out', out, ...extra],
       // ~50 s alone; generous limits because npm test runs other files beside it on the same cores.
       { cwd: ROOT, maxBuffer: 16 * 1024 * 1024, timeout: 400_000 },
       (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, output: `${stdout}\n${stderr}` }),
@@ -66,5 +67,21 @@ describe('npm run bench -- --smoke', () => {
     expect(result.bulk?.export?.lines).toBeGreaterThanOrEqual(1000 + 200);
     expect(result.server.lifetimeRssPeakMb).toBeGreaterThan(0);
     expect(result.targets.map((t) => t.target)).toContain('event-loop p99 <= 20 ms (every scenario)');
+  });
+
+  it('--csv-import: a Shopify CSV and the NDJSON file of its lines, each imported on a fresh database', { timeout: 420_000 }, async () => {
+    const { code, output } = await runSmoke('--csv-import');
+    expect(code, output).toBe(0);
+    const result = JSON.parse(readFileSync(join(out, 'pglite-csv-import-300.json'), 'utf8')) as CsvImportResult;
+    expect(result.meta).toMatchObject({ engine: 'pglite', products: 300 });
+    expect(result.pairs).toHaveLength(1);
+    for (const run of [result.pairs[0].csv, result.pairs[0].ndjson]) {
+      // every product created from either file: the CSV reads as exactly the NDJSON file's lines
+      expect(run, run.format).toMatchObject({ created: 300, failed: 0 });
+      for (const value of [run.perSecond, run.cpuMsPerProduct, run.rssBeforeMb, run.rssPeakMb])
+        expect(value, run.format).toBeGreaterThan(0);
+    }
+    expect(isNumber(result.ratio) && result.ratio > 0).toBe(true);
+    expect(result.targets.map((t) => t.target)).toEqual([expect.stringContaining('0.8'), expect.stringContaining('100 MB')]);
   });
 });

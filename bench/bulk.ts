@@ -76,10 +76,18 @@ const quantile = (values: number[], q: number) =>
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function call(rig: Rig, method: string, path: string, body?: Readable, type = 'application/json') {
-  const response = await fetch(`${rig.server.url}${API}${path}`, {
+/** One API request of a bench client (a streamed body, if any, of `type`); its JSON answer, or a throw. */
+export async function callApi(
+  serverUrl: string,
+  credential: string,
+  method: string,
+  path: string,
+  body?: Readable,
+  type = 'application/json',
+) {
+  const response = await fetch(`${serverUrl}${API}${path}`, {
     method,
-    headers: { authorization: `Bearer ${rig.context.credential}`, ...(body ? { 'content-type': type } : {}) },
+    headers: { authorization: `Bearer ${credential}`, ...(body ? { 'content-type': type } : {}) },
     body: body as never,
     ...(body ? { duplex: 'half' } : {}),
   } as RequestInit);
@@ -87,6 +95,9 @@ async function call(rig: Rig, method: string, path: string, body?: Readable, typ
   if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
   return JSON.parse(text);
 }
+
+const call = (rig: Rig, method: string, path: string, body?: Readable, type?: string) =>
+  callApi(rig.server.url, rig.context.credential, method, path, body, type);
 
 /** GET /products/{id} latencies, one request at a time with 20 ms between them, until `stop`. */
 async function getLatencies(rig: Rig, stop: () => boolean, max = Number.POSITIVE_INFINITY): Promise<number[]> {

@@ -1,3 +1,4 @@
+import { formatCsvImport, runCsvImport } from './csv-import.js';
 import { parseOptions, USAGE } from './options.js';
 import { formatResult, writeResult } from './report.js';
 import { pendingCleanups, runBench } from './run.js';
@@ -9,6 +10,12 @@ async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   if (options === 'help') {
     process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (options.csvImport) {
+    const result = await runCsvImport(options);
+    process.stdout.write(`${formatCsvImport(result)}\n`);
+    process.stdout.write(`results: ${writeResult(options.out, `${options.engine}-csv-import-${result.meta.products}`, result)}\n`);
     return 0;
   }
   if (options.scaling) {

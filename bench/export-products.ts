@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { buildApp } from '../src/app.js';
@@ -9,15 +11,20 @@ import { migrate } from '../src/db/migrate.js';
 import { newId } from '../src/shared/ids.js';
 import { createStore } from '../src/stores/index.js';
 import { createTarget } from './database.js';
+import { formatProfile, summarizeProfile } from './profile.js';
 
 /**
  * `export-products`: time to stream a whole store's products (2 options × 3 values: 9 variants each) with
  * GET /exports/products over HTTP, against list-products page throughput (25 products a request) of the same
  * run and process. Standalone (`node --import tsx bench/export-products.ts [products] [pglite|postgres]`):
- * one export is one long request, which the autocannon harness cannot show as products/s.
+ * one export is one long request, which the autocannon harness cannot show as products/s. A fourth argument
+ * `shopify` times `?format=shopify` instead (the CSV layout: products counted from X-Total-Count).
+ * BENCH_CPU_PROF=<file.cpuprofile>: a V8 CPU profile of the three timed exports only (not the seeding, nor the
+ * warm-up), summarized on stderr.
  */
 const count = Number(process.argv[2] ?? 20_000);
 const engine = (process.argv[3] ?? 'postgres') as 'pglite' | 'postgres';
+const format = process.argv[4] ?? 'ndjson';
 const say = (text: string) => process.stderr.write(`${text}\n`);
 
 async function seedProducts(db: Parameters<typeof migrate>[0], storeId: string) {
@@ -48,16 +55,21 @@ async function listThroughput(url: string, token: string, seconds: number): Prom
   return (pages * 25) / seconds;
 }
 
-async function exportOnce(url: string, token: string): Promise<{ seconds: number; lines: number; bytes: number }> {
+async function exportOnce(url: string, token: string): Promise<{ seconds: number; cpuSeconds: number; lines: number; bytes: number }> {
   const started = performance.now();
-  const response = await fetch(`${url}/api/v1/exports/products`, { headers: { authorization: `Bearer ${token}` } });
+  const cpu = process.cpuUsage();
+  const query = format === 'ndjson' ? '' : `?format=${format}`;
+  const response = await fetch(`${url}/api/v1/exports/products${query}`, { headers: { authorization: `Bearer ${token}` } });
   let lines = 0;
   let bytes = 0;
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     bytes += chunk.length;
-    for (const byte of chunk) if (byte === 10) lines++;
+    // indexOf, not a loop over every byte: the client's CPU counts in this process's, which is the export's figure
+    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines++;
   }
-  return { seconds: (performance.now() - started) / 1000, lines, bytes };
+  // server and client share this process: its CPU time is the export's, whatever else loads the machine
+  const used = process.cpuUsage(cpu);
+  return { seconds: (performance.now() - started) / 1000, cpuSeconds: (used.user + used.system) / 1e6, lines, bytes };
 }
 
 const target = await createTarget(engine, process.env.BENCH_DATABASE_URL ?? null);
@@ -83,16 +95,29 @@ try {
     .execute();
   const token = await issueAccessToken({ storeId: store.id, adminId }, config.jwtSecret, config.tokenTtl);
   await exportOnce(url, token); // warm
+  const profiler = process.env.BENCH_CPU_PROF ? new Session() : null;
+  profiler?.connect();
+  await profiler?.post('Profiler.enable');
+  await profiler?.post('Profiler.start');
   const runs = [];
   for (let i = 0; i < 3; i++) runs.push(await exportOnce(url, token));
+  if (profiler && process.env.BENCH_CPU_PROF) {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(process.env.BENCH_CPU_PROF, JSON.stringify(profile));
+    say(formatProfile(summarizeProfile(process.env.BENCH_CPU_PROF, 40), 30));
+  }
   const best = runs.sort((a, b) => a.seconds - b.seconds)[1]; // the median of three
   const listRate = await listThroughput(url, token, 5);
-  const exportRate = best.lines / best.seconds;
+  const exportRate = count / best.seconds;
   const result = {
     engine,
+    format,
     products: count,
+    lines: best.lines,
     exportSeconds: Number(best.seconds.toFixed(2)),
     exportMb: Number((best.bytes / 1e6).toFixed(1)),
+    exportCpuSeconds: Number(best.cpuSeconds.toFixed(2)),
+    productsPerCpuSecond: Math.round(count / best.cpuSeconds),
     exportProductsPerSecond: Math.round(exportRate),
     listProductsPerSecond: Math.round(listRate),
     ratio: Number((exportRate / listRate).toFixed(1)),

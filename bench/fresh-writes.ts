@@ -13,7 +13,7 @@ import { type BuildMode, startServer } from './processes.js';
 import { PRODUCT_OPTIONS, productFixture } from './seed/fixtures.js';
 
 /**
- * Sustained writes into a fresh store (docs/performance.md, "Round 2"): products created through the
+ * Sustained writes into a fresh store (docs/performance-history/notebook.md, "Round 2"): products created through the
  * API into an empty store, as a catalog sync into a new store does, with no maintenance daemon
  * (autovacuum is switched off on every table of the bench database), reporting the rate per slice
  * of products. The question: does the rate hold as the store grows, or does it collapse?

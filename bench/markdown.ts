@@ -3,7 +3,7 @@ import type { ScenarioResult } from './measure.js';
 import { type BenchResult, PEER } from './report.js';
 
 /**
- * A results file as the Markdown tables of docs/performance.md, so the document is refreshed from a
+ * A results file as Markdown tables (docs/performance.md), so the document is refreshed from a
  * run instead of retyped. Usage: npx tsx bench/markdown.ts bench/results/postgres-100k.json [before.json]
  * With a second file, a before/after column pair of req/s per scenario.
  */

@@ -20,6 +20,8 @@ export interface BenchOptions {
   /** only these scenarios (names), all when empty */
   scenarios: string[];
   scaling: boolean;
+  /** the Shopify CSV import against the NDJSON import of the same lines (bench/csv-import.ts) */
+  csvImport: boolean;
   smoke: boolean;
   cpuProf: boolean;
   explain: boolean;
@@ -52,8 +54,15 @@ const USAGE = `npm run bench -- [options]
   --rounds N                 measured rounds per side, medians reported (default 3)
   --scenario a,b             only these scenarios (see bench/scenarios.ts), or those measured after them:
                              webhook-delivery (bench/webhooks.ts), import-products, export-products
-                             (bench/bulk.ts: N = the scale's products, imported twice, then exported)
+                             (bench/bulk.ts: N = the scale's products, imported twice, then exported),
+                             search-decay (bench/search-decay.ts: both searches before and after 10,000 creates)
   --scaling                  get-by-id, list page 1 and search at 1k, 10k and 100k
+  --csv-import               (instead of the scenarios) a Shopify product CSV of the scale's products (current
+                             headers, 3 options, 8 variants, image rows, a metafield column) and the NDJSON
+                             file of the same import lines, each imported into a fresh database by a fresh
+                             server: CSV products/s / NDJSON products/s, CPU per product, the server's RSS
+                             growth (bench/csv-import.ts); --rounds N pairs (default 1), --cpu-prof profiles
+                             each import; --smoke: 300 products
   --smoke                    1k products, 0.5 s warm-up, one 1-second round per side (what npm test runs)
   --cpu-prof                 a V8 CPU profile of the server per scenario, with a top-functions summary
   --explain                  EXPLAIN (ANALYZE, BUFFERS) of the read scenarios' SQL after seeding
@@ -120,6 +129,7 @@ const OPTIONS = {
   rounds: { type: 'string' },
   scenario: { type: 'string' },
   scaling: { type: 'boolean', default: false },
+  'csv-import': { type: 'boolean', default: false },
   smoke: { type: 'boolean', default: false },
   'cpu-prof': { type: 'boolean', default: false },
   explain: { type: 'boolean', default: false },
@@ -140,6 +150,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   const { values } = parseArgs({ args: argv, options: OPTIONS, strict: true });
   if (values.help) return 'help';
   const smoke = values.smoke ?? false;
+  const csvImport = values['csv-import'] ?? false;
   const engine = engineOf(values.engine);
   const databaseUrl = env.BENCH_DATABASE_URL || null;
   if (engine === 'postgres' && !databaseUrl)
@@ -151,9 +162,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     connections: positive('connections', values.connections, 10, true),
     warmup: positive('warmup', values.warmup, smoke ? 0.5 : 3, false),
     duration: positive('duration', values.duration, smoke ? 1 : 10, false),
-    rounds: positive('rounds', values.rounds, smoke ? 1 : 3, true),
+    rounds: positive('rounds', values.rounds, smoke || csvImport ? 1 : 3, true),
     scenarios: values.scenario ? values.scenario.split(',').map((name) => name.trim()) : [],
     scaling: values.scaling ?? false,
+    csvImport,
     smoke,
     cpuProf: values['cpu-prof'] ?? false,
     explain: values.explain ?? false,

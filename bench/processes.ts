@@ -109,7 +109,7 @@ function compileServer(): Promise<string> {
       cwd: ROOT,
       encoding: 'utf8',
     });
-    const entry = `${outDir}/src/cli.js`;
+    const entry = `${outDir}/src/cli/main.js`;
     if (!existsSync(entry)) throw new Error(`the build produced no ${entry}:\n${tsc.stdout}${tsc.stderr}`);
     symlinkSync(`${ROOT}migrations`, `${outDir}/migrations`);
     if (tsc.status !== 0) process.stderr.write(`warning: tsc reported errors but emitted the server:\n${tsc.stdout.trim()}\n`);
@@ -136,7 +136,7 @@ export async function startServer(target: BenchTarget, setup: ServerSetup): Prom
   const { logFile, build } = setup;
   const port = await freePort();
   const log = openSync(logFile, 'a');
-  const script = build === 'compiled' ? await compileServer() : `${ROOT}src/cli.ts`;
+  const script = build === 'compiled' ? await compileServer() : `${ROOT}src/cli/main.ts`;
   const workers = setup.workers ?? 1;
   const child = fork(script, ['serve', ...(workers > 1 ? ['--workers', String(workers)] : [])], {
     cwd: ROOT,

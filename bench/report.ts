@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type BulkResult, formatBulk } from './bulk.js';
 import type { ScenarioResult } from './measure.js';
 import type { BenchOptions, Engine } from './options.js';
+import { type DecayResult, formatDecay } from './search-decay.js';
 import type { SeedInfo } from './seed/seed.js';
 import { formatWebhookDelivery, type WebhookDeliveryResult } from './webhooks.js';
 
@@ -36,6 +37,8 @@ export interface BenchResult {
   webhooks?: WebhookDeliveryResult;
   /** import-products, export-products (bench/bulk.ts) */
   bulk?: BulkResult;
+  /** search-decay (bench/search-decay.ts) */
+  decay?: DecayResult;
   targets: TargetCheck[];
 }
 
@@ -223,6 +226,7 @@ export function formatResult(result: BenchResult): string {
     formatPayloadCeilings(result.scenarios),
     formatEventCost(result.scenarios),
     formatWebhookDelivery(result.webhooks),
+    ...formatDecay(result.decay),
     ...formatBulk(result.bulk, result.scenarios.find((s) => s.name === 'create-product')?.real.rps),
     `server RSS: idle ${fixed(server.idleRssMb, 0)} MB, peak ${fixed(server.lifetimeRssPeakMb, 0)} MB (startup ${fixed(server.startupRssPeakMb, 0)} MB); ` +
       `idle ${JSON.stringify(server.idle)}, end ${JSON.stringify(server.end)}; the bare ceiling process peaks at ${fixed(Math.max(0, ...result.scenarios.map((s) => s.ceilingRssPeakMb)), 0)} MB`,

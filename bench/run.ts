@@ -11,6 +11,7 @@ import { type BenchOptions, SCALES, type ScaleName } from './options.js';
 import { type Child, type ServerChild, startCeiling, startLoadDriver, startServer } from './processes.js';
 import { type BenchResult, checkTargets } from './report.js';
 import { FLOOR_SCENARIOS, SCENARIOS, type Scenario, type ScenarioContext, scenarioByName } from './scenarios.js';
+import { measureSearchDecay, SEARCH_DECAY } from './search-decay.js';
 import { type SeedInfo, seed } from './seed/seed.js';
 import { createSampler } from './system.js';
 import { measureWebhookDelivery, WEBHOOK_SCENARIO } from './webhooks.js';
@@ -49,7 +50,7 @@ async function ceilingRoutes(server: ServerChild, context: ScenarioContext): Pro
 }
 
 /** Measured by their own code after the autocannon scenarios, not as req/s. */
-const AFTERWARDS: readonly string[] = [WEBHOOK_SCENARIO, ...BULK_SCENARIOS];
+const AFTERWARDS: readonly string[] = [WEBHOOK_SCENARIO, SEARCH_DECAY, ...BULK_SCENARIOS];
 
 function selectScenarios(names: string[]): Scenario[] {
   names = names.filter((name) => !AFTERWARDS.includes(name));
@@ -163,9 +164,17 @@ async function measureRun(
   const idle = await rig.server.peer.request<ServerWindow>('report');
   const wants = (name: string) => scenarioNames.length === 0 || scenarioNames.includes(name);
   const onlyAfterwards = scenarioNames.length > 0 && scenarioNames.every((name) => AFTERWARDS.includes(name));
-  const scenarios = await (onlyAfterwards ? Promise.resolve([]) : measureAll(rig, selectScenarios(scenarioNames))).finally(() =>
-    rig.sampler.close(),
-  );
+  // search-decay measures rounds too: it runs while the system sampler does
+  let decay: Awaited<ReturnType<typeof measureSearchDecay>> | undefined;
+  const measured = async () => {
+    const results = onlyAfterwards ? [] : await measureAll(rig, selectScenarios(scenarioNames));
+    if (wants(SEARCH_DECAY)) {
+      say(`- ${SEARCH_DECAY}`);
+      decay = await measureSearchDecay(rig, options.smoke ? 200 : undefined);
+    }
+    return results;
+  };
+  const scenarios = await measured().finally(() => rig.sampler.close());
   // Last: their orders, deliveries and products must not change what the other scenarios measure.
   if (wants(WEBHOOK_SCENARIO)) say(`- ${WEBHOOK_SCENARIO}`);
   const webhooks = wants(WEBHOOK_SCENARIO) ? await measureWebhookDelivery(rig) : undefined;
@@ -186,6 +195,7 @@ async function measureRun(
     server,
     scenarios,
     ...(webhooks ? { webhooks } : {}),
+    ...(decay ? { decay } : {}),
     ...(bulk ? { bulk } : {}),
     targets: checkTargets(options.engine, scale, scenarios, server.lifetimeRssPeakMb),
   };

@@ -4,7 +4,7 @@ import { buildApp } from '../src/app.js';
 import { issueAccessToken } from '../src/auth/tokens.js';
 import { loadConfig } from '../src/config.js';
 import { openMigratedDatabase } from '../src/db/open-migrated.js';
-import { etagOf } from '../src/http/etag.js';
+import { etagOf } from '../src/shared/canonical-json.js';
 import { newId } from '../src/shared/ids.js';
 import { createStore } from '../src/stores/stores.service.js';
 import { createTarget } from './database.js';

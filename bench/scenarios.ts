@@ -163,6 +163,8 @@ function createEach(
 export const SCENARIOS: Scenario[] = [
   read('get-product', 'get product by id', (ctx) => ctx.seed.products.map((p) => productPath(p.id))),
   read('list-products', 'list products p1', () => [`${API}/products`]),
+  // The issue's side-by-side list: 25 products at page 41 in the default order (newest first).
+  read('list-products-p41', 'list products p41', () => [`${API}/products?page=41`]),
   read('list-products-price-deep', 'list p2000 by price', (ctx) => [`${API}/products?page=${ctx.seed.pricePage}&sort=price`]),
   read('search-products', 'search products 1%', (ctx) => [`${API}/products?search=${encodeURIComponent(ctx.seed.searchTerm)}`]),
   read('search-products-wide', 'search products 8%', (ctx) => [`${API}/products?search=${encodeURIComponent(ctx.seed.wideSearchTerm)}`]),
@@ -172,6 +174,7 @@ export const SCENARIOS: Scenario[] = [
   read('smart-collection', 'smart collection p1', (ctx) => [`${API}/collections/${ctx.seed.smartCollectionId}/products`]),
   read('get-order', 'get order', (ctx) => ctx.seed.orderIds.map((id) => `${API}/orders/${id}`)),
   read('list-orders-status', 'list orders by status', () => [`${API}/orders?status=fulfilled`]),
+  read('list-customers', 'list customers p1', () => [`${API}/customers`]),
   read('get-customer', 'get customer', (ctx) => ctx.seed.customerIds.map((id) => `${API}/customers/${id}`)),
   {
     name: 'patch-product-price',

@@ -9,7 +9,7 @@ import { SCENARIOS, type ScenarioContext } from './scenarios.js';
 import { seed } from './seed/seed.js';
 
 /**
- * Memory soak (docs/performance.md, "Memory over time"): the real server in PostgreSQL mode under a
+ * Memory soak (docs/performance-history/notebook.md, "Memory over time"): the real server in PostgreSQL mode under a
  * bounded mixed load for a few minutes, its RSS and heap sampled every few seconds, to see whether
  * memory plateaus. Not part of `npm run bench`: one long run, one question.
  *

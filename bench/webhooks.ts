@@ -10,8 +10,8 @@ import { newOrderBody } from './scenarios.js';
  * deliveries, then the server's own worker(s) deliver it while the clock runs:
  *
  * 1. the receiver's ceiling: a plain keep-alive client (autocannon) POSTing a delivery's bytes to it;
- * 2. the receiver holds every request unanswered; N orders are created through the API (each fans out a
- *    delivery in its transaction): the worker takes its first claim and waits on it, the rest pile up;
+ * 2. the receiver holds every request unanswered; N orders are created through the API (the worker makes
+ *    their deliveries from the feed): the worker takes its first claim and waits on it, the rest pile up;
  * 3. the webhook is disabled (pending deliveries wait), the held attempts answered and recorded;
  * 4. clock starts: the webhook is enabled again; clock stops when every pending delivery has reached the
  *    receiver (received/s), and when the server has recorded them all (recorded/s).
@@ -25,7 +25,7 @@ export const WEBHOOK_SCENARIO = 'webhook-delivery';
 export interface WebhookDeliveryResult {
   /** deliveries in the measured backlog */
   deliveries: number;
-  /** orders/s while the backlog was created (each order fans out one delivery in its transaction) */
+  /** orders/s while the backlog was created (the worker makes their deliveries from the feed meanwhile) */
   createOrdersPerSecond: number;
   /** deliveries/s until the receiver had every one */
   receivedPerSecond: number;
@@ -179,6 +179,9 @@ export async function measureWebhookDelivery(rig: Rig): Promise<WebhookDeliveryR
     const webhook = (await api(rig, 'POST', '/webhooks', { url: receiver.url, events: ['order.created'] })).data;
     receiver.hold();
     const createOrdersPerSecond = await createOrders(rig, count);
+    // Deliveries are made from the feed by the worker: every order's exists before the webhook is turned off
+    // (a disabled webhook's cursor does not move, and turning it on again starts it at the feed's present).
+    await until(async () => (await api(rig, 'GET', `/webhooks/${webhook.id}/deliveries?limit=1`)).pagination.total >= count, 600_000, 100);
     await api(rig, 'PATCH', `/webhooks/${webhook.id}`, { enabled: false });
     receiver.release();
     // The attempts held in step 2 are answered and recorded; what is left waits for the webhook.

@@ -1,21 +1,25 @@
 #!/usr/bin/env -S node --max-semi-space-size=8 --heap-growing-percent=50
-// Runs the compiled CLI when `npm run build` has produced it, else the TypeScript sources through tsx.
+// Runs the compiled CLI when `npm run build` has produced it from the sources as they are now (its stamp:
+// bin/build-stamp.mjs), else the TypeScript sources through tsx: a build older than the checkout never runs.
 // --max-semi-space-size=8 (MB; Node 20's default grows to 16): V8's young generation is the part of the
 // heap that grows with the request rate; capped at 8 the server measured 9–16 MB less RSS idle and
-// 20–40 MB less after the same work, at no measurable CPU per request (docs/performance.md, "Round 2").
+// 20–40 MB less after the same work, at no measurable CPU per request (docs/performance-history/notebook.md, "Round 2").
 // --heap-growing-percent=50: after a full collection V8 lets the old generation grow to 1.5× what survived,
 // instead of up to several times as much when the allocation rate is high (the server's peak RSS under load
-// came from that: 191–214 MB at 10k products, 116–127 MB with 20–50; docs/performance.md, "Round 3: memory").
+// came from that: 191–214 MB at 10k products, 116–127 MB with 20–50; docs/performance-history/notebook.md, "Round 3: memory").
 // V8 reads them only at start, so they are given here (and in `npm start`); `serve --workers` passes them on to
 // the workers. Flags given on the command line (`node --max-semi-space-size=16 bin/storefront.mjs serve`)
 // replace them.
-import { existsSync } from 'node:fs';
+import { buildState } from './build-stamp.mjs';
 
-const compiled = new URL('../dist/src/cli.js', import.meta.url);
-if (existsSync(compiled)) {
-  await import(compiled.href);
+const state = buildState();
+if (state === 'fresh') {
+  await import(new URL('../dist/src/cli/main.js', import.meta.url).href);
 } else {
+  if (state === 'stale') {
+    process.stderr.write('storefront: dist/ was built from older sources; running the sources (npm run build compiles them again)\n');
+  }
   const { register } = await import('tsx/esm/api');
   register();
-  await import(new URL('../src/cli.ts', import.meta.url).href);
+  await import(new URL('../src/cli/main.ts', import.meta.url).href);
 }

@@ -3,7 +3,7 @@
  *
  *   STOREFRONT_URL=http://127.0.0.1:3000/api/v1 STOREFRONT_API_KEY=sfk_… npx tsx examples/client-quickstart.ts
  *
- * In another project, after `npm run build` here, the import is `from 'storefront/client'`.
+ * In another project that installed this one, the import is `from 'storefront/client'` (built on install).
  */
 import { createStorefrontClient, StorefrontError, unwrap } from '../src/client/index.js';
 

@@ -4,8 +4,9 @@
  * openapi-typescript. `--check` (run by `npm run lint`) writes nothing and fails when the committed file is
  * not what the routes generate: the client is stale.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { writeOrCheck } from './generated-file.js';
 import { DOCUMENT_FILE } from './openapi.js';
 
 const SCHEMA_FILE = new URL('../src/client/schema.ts', import.meta.url);
@@ -25,18 +26,12 @@ export async function generateClientSchema(): Promise<string> {
 }
 
 async function main(check: boolean): Promise<number> {
-  const schema = await generateClientSchema();
-  if (!check) {
-    writeFileSync(SCHEMA_FILE, schema);
-    return 0;
-  }
-  let committed = '';
-  try {
-    committed = readFileSync(SCHEMA_FILE, 'utf8');
-  } catch {}
-  if (committed === schema) return 0;
-  process.stderr.write('client is stale: run npm run client:generate (src/client/schema.ts differs from what the routes generate)\n');
-  return 1;
+  return writeOrCheck(
+    SCHEMA_FILE,
+    await generateClientSchema(),
+    check,
+    'client is stale: run npm run client:generate (src/client/schema.ts differs from what the routes generate)',
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) process.exit(await main(process.argv.includes('--check')));

@@ -4,10 +4,10 @@
  * The app is built on a stand-in database: registering routes reads none, and the app never serves.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/db/index.js';
+import { writeOrCheck } from './generated-file.js';
 
 export const DOCUMENT_FILE = new URL('../openapi.json', import.meta.url);
 
@@ -35,18 +35,12 @@ export async function generateDocument(): Promise<string> {
 }
 
 async function main(check: boolean): Promise<number> {
-  const document = await generateDocument();
-  if (!check) {
-    writeFileSync(DOCUMENT_FILE, document);
-    return 0;
-  }
-  let committed = '';
-  try {
-    committed = readFileSync(DOCUMENT_FILE, 'utf8');
-  } catch {}
-  if (committed === document) return 0;
-  process.stderr.write('openapi.json is not the document the routes generate: run `npm run openapi` and commit it\n');
-  return 1;
+  return writeOrCheck(
+    DOCUMENT_FILE,
+    await generateDocument(),
+    check,
+    'openapi.json is not the document the routes generate: run `npm run openapi` and commit it',
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) process.exit(await main(process.argv.includes('--check')));

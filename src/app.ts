@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Tracer } from '@opentelemetry/api';
 import Fastify, { LogController } from 'fastify';
 import { registerAddressRoutes } from './addresses/index.js';
+import { openApiOptions, registerDocsUi } from './api-docs/index.js';
 import { registerApiKeyRoutes } from './api-keys/index.js';
 import { registerAttributeSetRoutes } from './attribute-sets/index.js';
-import { registerAttributeRoutes } from './attributes/index.js';
+import { attributeRecordKind, registerAttributeRoutes } from './attributes/index.js';
 import {
   authenticate,
   connectRedis,
@@ -13,18 +15,20 @@ import {
   createLoginThrottle,
   registerAuthRoutes,
   registerRateLimit,
+  storeRateLimit,
   watchCredentials,
 } from './auth/index.js';
-import { registerCollectionRoutes } from './collections/index.js';
+import { startBlobPurge } from './blobs/index.js';
+import { collectionRecordKind, registerCollectionRoutes } from './collections/index.js';
 import type { Config } from './config.js';
 import { registerCustomerRoutes } from './customers/index.js';
 import type { Database } from './db/index.js';
 import { handleError } from './errors.js';
-import { registerEventRoutes } from './events/index.js';
+import { newestEventAgeSeconds, registerEventRoutes, useRecordKinds } from './events/index.js';
 import { registerExportRoutes } from './exports/index.js';
 import type { App, AppContext } from './http/index.js';
 import {
-  announceStrictHandling,
+  announceHandling,
   assertAccessDeclared,
   capConnections,
   createRouteMirror,
@@ -32,19 +36,20 @@ import {
   frameworkErrors,
   guardInput,
   loggerOptions,
-  openApiOptions,
-  registerDocsUi,
+  parseJsonBodies,
   registerHealthRoutes,
   registerSafeWrites,
   serverOptions,
-  validatorCompiler,
 } from './http/index.js';
-import { importJobKinds, registerImports } from './imports/index.js';
-import { registerJobs } from './jobs/index.js';
+import { createUploadStore, importJobKinds, registerImports } from './imports/index.js';
+import { countActiveJobs, registerJobs } from './jobs/index.js';
 import { createMediaStore, registerMediaRoutes } from './media/index.js';
+import { createMetrics, registerMetrics } from './metrics/index.js';
 import { registerOrderRoutes } from './orders/index.js';
-import { registerProductRoutes } from './products/index.js';
-import { registerWebhooks } from './webhooks/index.js';
+import { productRecordKind, registerProductRoutes } from './products/index.js';
+import { useCursorSecret, validatorCompiler } from './shared/index.js';
+import { registerRequestSpans } from './tracing/index.js';
+import { deliveryBacklog, registerWebhooks } from './webhooks/index.js';
 
 export interface BuildOptions {
   config: Config;
@@ -53,6 +58,8 @@ export interface BuildOptions {
   redisPrefix?: string;
   /** where log lines go (default stdout); tests read them */
   logStream?: { write(line: string): void };
+  /** with tracing on (server.ts): a span per request, its statements as children */
+  tracer?: Tracer;
 }
 
 const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -63,7 +70,7 @@ function requestIdOf(request: { headers: Record<string, string | string[] | unde
 }
 
 /** The table of contents of the service: one register per resource. */
-export async function buildApp({ config, database, redisPrefix = 'storefront:', logStream }: BuildOptions): Promise<App> {
+export async function buildApp({ config, database, redisPrefix = 'storefront:', logStream, tracer }: BuildOptions): Promise<App> {
   const app = Fastify({
     logger: loggerOptions(config.logLevel, logStream),
     bodyLimit: config.bodyLimit,
@@ -74,11 +81,13 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
     frameworkErrors,
     ...serverOptions(config),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // First of the hooks, so the span covers authentication's statements too.
+  if (tracer) registerRequestSpans(app, tracer);
   capConnections(app.server, config.maxConnections, app.log);
   app.addHook('onError', drainRefusedBody(config.bodyDrainBytes));
 
   // Rate-limit and throttle state: in Redis when configured (shared by instances), else in this process.
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log) : null;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, app.log, config.redisTimeoutMs) : null;
   // Starting with shared state when Redis is there; never waiting long when it is not.
   app.addHook('onReady', async () => redis?.settled(2000));
   app.addHook('onClose', async () => redis?.close());
@@ -88,14 +97,34 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
   app.addHook('onReady', async () => credentials.settled(2000));
   app.addHook('onClose', async () => credentials.close());
 
-  const ctx: AppContext = { db: database.db, config, media: createMediaStore(config), credentials: credentials.cache };
+  // list cursors are signed with the deployment's secret, so any of its processes follows another's cursor
+  useCursorSecret(config.jwtSecret);
+  // the feed: how it reads the records a write changed on the side, and which kinds keep stored documents
+  useRecordKinds({ product: productRecordKind, collection: collectionRecordKind, attribute: attributeRecordKind });
+  const ctx: AppContext = { db: database.db, config, media: createMediaStore(config, database), credentials: credentials.cache };
+  // Import uploads: in the database on PostgreSQL, so any process may run (or resume) the job.
+  const uploads = createUploadStore(config.dataDir, database);
+  const stopBlobPurge = startBlobPurge(database.db, app.log);
+  app.addHook('onClose', async () => stopBlobPurge());
+  // Prometheus metrics (GET /metrics): the database's state is read at scrape time through these.
+  const metrics = createMetrics(
+    {
+      pool: () => database.poolStats(),
+      jobs: () => countActiveJobs(database.db),
+      deliveries: () => deliveryBacklog(database.db),
+      newestEventAgeSeconds: () => newestEventAgeSeconds(database.db),
+    },
+    (error) => app.log.warn({ err: error }, 'metrics: reading the database state failed'),
+  );
+  registerMetrics(app, config, metrics);
   const mirror = createRouteMirror();
   app.addHook('onRoute', mirror.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(mirror.notFoundHandler);
   app.removeContentTypeParser('text/plain');
-  app.addHook('onRequest', announceStrictHandling);
+  parseJsonBodies(app);
+  app.addHook('onRequest', announceHandling);
   app.addHook('preValidation', guardInput);
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
@@ -112,6 +141,9 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
       api.addHook('onRoute', assertAccessDeclared);
       registerSafeWrites(api, ctx);
       api.addHook('onRequest', authenticate(ctx, createCredentialGuard(redis, redisPrefix), credentials.cache));
+      // once the credential has named its store: that store's budget (off unless STOREFRONT_STORE_RATE_LIMIT)
+      const perStore = storeRateLimit(config, redis, redisPrefix);
+      if (perStore) api.addHook('onRequest', perStore);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
       await registerAuthRoutes(api, ctx, createLoginThrottle(redis, redisPrefix));
       await registerApiKeyRoutes(api, ctx);
@@ -122,11 +154,11 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
       await registerCustomerRoutes(api, ctx);
       await registerAddressRoutes(api, ctx);
       await registerOrderRoutes(api, ctx);
-      await registerEventRoutes(api, ctx);
+      await registerEventRoutes(api, ctx, database.listen);
       await registerExportRoutes(api, ctx, database.engine);
-      await registerWebhooks(api, ctx, database.listen);
-      await registerImports(api, ctx);
-      await registerJobs(api, ctx, database.listen, importJobKinds(ctx, api.log));
+      await registerWebhooks(api, ctx, database.listen, metrics.observeWebhookAttempt);
+      await registerImports(api, ctx, uploads);
+      await registerJobs(api, ctx, database.listen, importJobKinds(ctx, uploads, api.log, undefined, metrics.importLinesProcessed));
     },
     { prefix: '/api/v1' },
   );

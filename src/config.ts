@@ -12,6 +12,8 @@ export interface Config {
   publicUrl: string;
   tokenTtl: number;
   redisUrl: string | null;
+  /** a Redis command slower than this falls back to in-process state (CONTRACT §4: within 100 ms) */
+  redisTimeoutMs: number;
   rateLimit: number;
   logLevel: string;
   demo: boolean;
@@ -50,6 +52,18 @@ export interface Config {
   jobRunner: boolean;
   /** how long a running job's claim lasts without a heartbeat: a job of a dead process resumes after it */
   jobLeaseSeconds: number;
+  /** days a finished job (with its errors and upload) is kept after it ended, then purged */
+  jobRetentionDays: number;
+  /** a directory the operator shares between machines for media; null: the database (PostgreSQL) or the data dir (embedded) */
+  mediaDir: string | null;
+  /** requests per second for all of one store's credentials together; 0: no per-store limit */
+  storeRateLimit: number;
+  /** GET /metrics needs `Authorization: Bearer <this>` when set */
+  metricsToken: string | null;
+  /** without a metrics token, GET /metrics answers every address (else loopback only) */
+  metricsPublic: boolean;
+  /** where traces go (OTLP over HTTP); null: no tracing at all */
+  otlpEndpoint: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -155,6 +169,16 @@ function readServerLimits(env: Env) {
   };
 }
 
+function readObservability(env: Env) {
+  const metricsToken = env.STOREFRONT_METRICS_TOKEN || null;
+  if (metricsToken !== null && Buffer.byteLength(metricsToken) < 16) fail('STOREFRONT_METRICS_TOKEN', 'must be at least 16 bytes');
+  return {
+    metricsToken,
+    metricsPublic: readBoolean(env, 'STOREFRONT_METRICS_PUBLIC', false),
+    otlpEndpoint: readUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const host = env.HOST || '127.0.0.1';
   const port = readInt(env, 'PORT', 3000, 0, 65535);
@@ -172,6 +196,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: publicUrl.replace(/\/+$/, ''),
     tokenTtl: readInt(env, 'STOREFRONT_TOKEN_TTL', 3600, 60, 31_536_000),
     redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisTimeoutMs: readInt(env, 'STOREFRONT_REDIS_TIMEOUT_MS', 80, 10, 10_000),
     rateLimit: readNumber(env, 'STOREFRONT_RATE_LIMIT', 50),
     logLevel,
     demo: readBoolean(env, 'STOREFRONT_DEMO', true),
@@ -190,5 +215,9 @@ export function loadConfig(env: Env = process.env): Config {
     importMaxBytes: readInt(env, 'STOREFRONT_IMPORT_MAX_BYTES', 1024 * 1024 * 1024, 1, 1024 * 1024 * 1024 * 1024),
     jobRunner: readBoolean(env, 'STOREFRONT_JOB_RUNNER', true),
     jobLeaseSeconds: readInt(env, 'STOREFRONT_JOB_LEASE_SECONDS', 30, 1, HOUR),
+    jobRetentionDays: readInt(env, 'STOREFRONT_JOB_RETENTION_DAYS', 30, 1, 3650),
+    mediaDir: env.STOREFRONT_MEDIA_DIR ? resolve(env.STOREFRONT_MEDIA_DIR) : null,
+    storeRateLimit: readNumber(env, 'STOREFRONT_STORE_RATE_LIMIT', 0),
+    ...readObservability(env),
   };
 }

@@ -153,6 +153,7 @@ export function toFieldPath(instancePath: string, missing?: unknown): string {
 
 function describe(error: AjvLikeError): string {
   if (error.keyword === 'required') return 'is required';
+  if (error.keyword === 'additionalProperties') return 'is not a known property of this operation';
   if (error.keyword === 'enum' && Array.isArray(error.params.allowedValues)) {
     return `must be one of: ${error.params.allowedValues.filter((v) => v !== null).join(', ')}`;
   }
@@ -165,7 +166,7 @@ export function fromValidation(errors: AjvLikeError[], part: string): AppError {
   const seen = new Map<string, ErrorDetail>();
   for (const error of errors) {
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
-    const field = toFieldPath(error.instancePath, error.params.missingProperty) || part;
+    const field = toFieldPath(error.instancePath, error.params.missingProperty ?? error.params.additionalProperty) || part;
     if (!seen.has(field)) seen.set(field, { field, in: location, message: describe(error) });
   }
   return validationError([...seen.values()]);

@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import { openMigratedDatabase } from './db/index.js';
 import type { App } from './http/index.js';
 import { ensureDemoStore } from './stores/index.js';
+import { startTracing } from './tracing/index.js';
 
 /**
  * Requests still running `ms` after the signal are cut (their connections closed), so a stop never
@@ -23,8 +24,10 @@ function forceCloseAfter(app: App, ms: number): { cancel(): void; forced(): bool
 
 /** The process: config → db → migrate → demo store → listen, and a graceful stop on SIGTERM/SIGINT. */
 export async function serve(config: Config): Promise<void> {
-  const database = await openMigratedDatabase(config);
-  const app = await buildApp({ config, database });
+  // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set (src/tracing): the database then shows it every statement.
+  const tracing = startTracing();
+  const database = await openMigratedDatabase(config, tracing?.observeStatement);
+  const app = await buildApp({ config, database, tracer: tracing?.tracer });
   if (database.engine === 'pglite' && config.demo) {
     const file = await ensureDemoStore(database.db, config.dataDir);
     if (file) app.log.info({ credentials: file }, `demo store "demo" created; its admin credentials are in ${file}`);
@@ -39,6 +42,7 @@ export async function serve(config: Config): Promise<void> {
     for (const [what, close] of [
       ['server', () => app.close()],
       ['database', () => database.close()],
+      ['tracing', async () => tracing?.shutdown()],
     ] as const) {
       try {
         await close();
@@ -57,6 +61,7 @@ export async function serve(config: Config): Promise<void> {
     address = await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await database.close();
+    await tracing?.shutdown();
     throw error;
   }
   // The bound address, not the configured one: with PORT=0 the system picks the port.

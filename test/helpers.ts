@@ -8,6 +8,7 @@ import { buildApp } from '../src/app.js';
 import { issueAccessToken } from '../src/auth/tokens.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/database.js';
+import type { StatementObserver } from '../src/db/index.js';
 import type { App } from '../src/http/context.js';
 import { newId } from '../src/shared/ids.js';
 import { hashPassword } from '../src/shared/passwords.js';
@@ -55,11 +56,30 @@ export function uniqueSlug(prefix = 's'): string {
   return `${prefix}-${randomBytes(5).toString('hex')}`;
 }
 
-/** A fresh data dir with the run's migrated template copied in (PGlite), or the run's database (PostgreSQL). */
-export async function openTestDatabase(): Promise<{ database: Database; dataDir: string; cleanup: () => void }> {
+/**
+ * This test file's own PostgreSQL database: a copy of the run's migrated template, made before the file
+ * runs and dropped after it (test/support/file-database.ts, the postgres project's setup file).
+ */
+export function testDatabaseUrl(): string {
+  const url = process.env.TEST_FILE_DATABASE_URL;
+  if (!url) throw new Error('this file has no PostgreSQL database: run it in the postgres project, with TEST_DATABASE_URL set');
+  return url;
+}
+
+/** A fresh data dir with the run's migrated template copied in (PGlite), or the file's database (PostgreSQL). */
+export async function openTestDatabase(
+  observeStatement?: StatementObserver,
+): Promise<{ database: Database; dataDir: string; cleanup: () => void }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'storefront-data-'));
   if (engine === 'pglite') cpSync(inject('pgliteTemplate'), dataDir, { recursive: true });
-  const database = await openDatabase({ databaseUrl: engine === 'postgres' ? inject('postgresUrl') : null, dataDir });
+  // A test's burst of requests may queue for the pool's connections for longer than the server's 5 s
+  // when the machine is busy: a test asserts what the server answers, not how fast this machine is.
+  const database = await openDatabase({
+    databaseUrl: engine === 'postgres' ? testDatabaseUrl() : null,
+    dataDir,
+    connectTimeoutMs: 60_000,
+    observeStatement,
+  });
   return { database, dataDir, cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };
 }
 
@@ -78,14 +98,23 @@ export function useTestDatabase(): { readonly database: Database } {
 
 export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
   const base = loadConfig({ STOREFRONT_DATA_DIR: dataDir, STOREFRONT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent' });
-  // No webhook worker unless a test asks for one: on a shared PostgreSQL, another file's worker (with its
-  // own retry schedule and address rules) would otherwise claim that test's deliveries. No job runner either
-  // (another file's runner would claim this file's jobs): tests run their store's jobs with runStoreJobs.
-  return { ...base, rateLimit: 0, publicUrl: 'http://storefront.test', webhookWorker: false, jobRunner: false, ...overrides };
+  // No webhook worker unless a test asks for one: another app on the file's database (a file may build
+  // several, with their own retry schedules and address rules) would otherwise claim that test's
+  // deliveries. No job runner either: tests run their store's jobs with runStoreJobs, when they choose.
+  return {
+    ...base,
+    databaseUrl: engine === 'postgres' ? testDatabaseUrl() : null,
+    rateLimit: 0,
+    publicUrl: 'http://storefront.test',
+    webhookWorker: false,
+    jobRunner: false,
+    ...overrides,
+  };
 }
 
-export async function setupTestApp(overrides: Partial<Config> = {}): Promise<TestContext> {
-  const { database, dataDir, cleanup } = await openTestDatabase();
+/** `observeStatement` sees every statement the app's database sends (src/db/observed.ts). */
+export async function setupTestApp(overrides: Partial<Config> = {}, observeStatement?: StatementObserver): Promise<TestContext> {
+  const { database, dataDir, cleanup } = await openTestDatabase(observeStatement);
   const config = testConfig(dataDir, overrides);
   const app = await buildApp({ config, database, redisPrefix: `storefront-test:${inject('runId')}:${randomBytes(4).toString('hex')}:` });
   await app.ready();

@@ -20,8 +20,11 @@ import { clusterUnavailable, createThrowawayCluster, type ThrowawayCluster } fro
 const unavailable = clusterUnavailable();
 if (unavailable) console.warn(`postgres-outage.system.test.ts skipped: ${unavailable}`);
 
-/** Generous for a loaded 2-core machine; a refused connection is answered in milliseconds. */
-const FAST_MS = 2_000;
+/**
+ * A refused connection is answered in milliseconds; what this rules out is waiting for the pool's 5 s
+ * connect timeout. Anything below that passes, however busy the machine.
+ */
+const FAST_MS = 4_000;
 const TEARDOWN_MS = 25_000;
 
 let cluster: ThrowawayCluster;

@@ -13,15 +13,20 @@ import { eventually, request, seedStore } from './support/storefront-client.js';
 /**
  * kill -9 with webhook deliveries pending, on real server processes: a backlog builds up behind a slow
  * receiver, the server is killed while attempts are in flight, a new one starts on the same database, and
- * every event still reaches the receiver (at least once; each delivery succeeded; attempts add up).
+ * every event still reaches the receiver (at least once; each delivery succeeded; attempts add up), the
+ * events of one record in feed order.
  */
 
 const EVENTS = 60;
+// One more record with this many events (its creation, then updates): they must arrive in order, across the kill.
+const RECORD_EVENTS = 10;
 // The receiver answers this many requests at once, then holds every later one unanswered until the kill.
 const ANSWERED_BEFORE_KILL = 8;
 // Held attempts must still be in flight at the kill, however loaded the machine (a held attempt that timed
-// out would be retried and sent again before the kill); the lease after it is timeout + 30 s.
-const TIMEOUT_MS = 60_000;
+// out would be retried and sent again before the kill): the kill comes ~0.3 s after the first one is held.
+// The lease after it is timeout + 30 s, and the test waits that out twice (once per engine), so the timeout
+// is no longer than that safety needs (it was 60 s: 190 s of a CI lane for this file).
+const TIMEOUT_MS = 15_000;
 
 const started: ServerProcess[] = [];
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -87,13 +92,13 @@ async function receiver() {
   };
 }
 
-async function allEventIds(base: string, token: string): Promise<string[]> {
-  const ids: string[] = [];
+async function allEvents(base: string, token: string): Promise<{ id: string; data: { id: string } }[]> {
+  const ids: { id: string; data: { id: string } }[] = [];
   let cursor = '';
   for (;;) {
     const page = await request(base, token, 'GET', `/events?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
     expect(page.status).toBe(200);
-    ids.push(...page.body.data.map((event: { id: string }) => event.id));
+    ids.push(...page.body.data);
     if (!page.body.pagination.hasMore) return ids;
     cursor = page.body.pagination.nextCursor;
   }
@@ -127,6 +132,12 @@ async function killMidBacklog(env: Record<string, string>, login: (server: Serve
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const { id: webhookId, secret } = created.body.data;
 
+  // The ordered record first: its events queue behind each other, and one of them is held at the kill.
+  const record = await request(first.base, token, 'POST', '/products', { title: 'Ordered' });
+  expect(record.status).toBe(201);
+  for (let n = 1; n < RECORD_EVENTS; n++) {
+    expect((await request(first.base, token, 'PATCH', `/products/${record.body.data.id}`, { description: `v${n}` })).status).toBe(200);
+  }
   for (let n = 0; n < EVENTS; n += 10) {
     const batch = Array.from({ length: 10 }, (_, k) => request(first.base, token, 'POST', '/products', { title: `Kill ${n + k}` }));
     for (const reply of await Promise.all(batch)) expect(reply.status).toBe(201);
@@ -138,18 +149,19 @@ async function killMidBacklog(env: Record<string, string>, login: (server: Serve
   first.child.kill('SIGKILL');
   expect((await first.exited).signal).toBe('SIGKILL');
   // Some of the backlog had not been sent at all yet.
-  expect(new Set(hook.hits.map((hit) => hit.id)).size).toBeLessThan(EVENTS);
+  expect(new Set(hook.hits.map((hit) => hit.id)).size).toBeLessThan(EVENTS + RECORD_EVENTS);
   expect(inFlight.size).toBeGreaterThan(0);
   hook.release();
 
   const second = await start(env);
   const token2 = await login(second);
-  const eventIds = await allEventIds(second.base, token2);
-  expect(eventIds).toHaveLength(EVENTS);
+  const events = await allEvents(second.base, token2);
+  const eventIds = events.map((event) => event.id);
+  expect(eventIds).toHaveLength(EVENTS + RECORD_EVENTS);
   // Attempts cut by the kill wait for their lease (timeout + 30 s) before they are sent again.
   const settled = await eventually(async () => {
     const rows = await allDeliveries(second.base, token2, webhookId);
-    return rows.length === EVENTS && rows.every((row) => row.status === 'succeeded');
+    return rows.length === EVENTS + RECORD_EVENTS && rows.every((row) => row.status === 'succeeded');
   }, 300_000);
   expect(settled).toBe(true);
   const rows = await allDeliveries(second.base, token2, webhookId);
@@ -167,6 +179,15 @@ async function killMidBacklog(env: Record<string, string>, login: (server: Serve
   for (const row of rows) {
     expect(row.attempts).toBeGreaterThanOrEqual(hitsById.get(row.eventId) ?? 0);
     expect(row.attempts).toBeLessThanOrEqual((hitsById.get(row.eventId) ?? 0) + 1);
+  }
+  // The record's events, in feed order: every attempt of one came before the first of the next, the kill
+  // and the restart included (an attempt cut by the kill stays pending until its lease ends, and the next
+  // waits for it).
+  const ordered = events.filter((event) => event.data.id === record.body.data.id).map((event) => event.id);
+  expect(ordered).toHaveLength(RECORD_EVENTS);
+  const positions = (id: string) => hook.hits.flatMap((hit, at) => (hit.id === id ? [at] : []));
+  for (let k = 1; k < ordered.length; k++) {
+    expect(Math.min(...positions(ordered[k]))).toBeGreaterThan(Math.max(...positions(ordered[k - 1])));
   }
   // The attempts in flight at the kill were never recorded: each was sent again after the restart.
   for (const id of inFlight) {

@@ -76,7 +76,7 @@ function serveOnce(env: Record<string, string>, args: string[]): Promise<{ statu
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !/^(DATABASE_URL|REDIS_URL|STOREFRONT_|PORT$)/.test(key)),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', ...args], {
     cwd: ROOT,
     env: { ...inherited, PORT: '0', STOREFRONT_DEMO: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

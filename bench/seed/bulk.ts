@@ -1,14 +1,14 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../src/db/database.js';
-import type { DB } from '../../src/db/tables.js';
+import type { DB } from '../../src/db/index.js';
 
 /** PostgreSQL binds at most 65,535 parameters per statement; stay under it with some room. */
 const MAX_PARAMETERS = 60_000;
 
 /**
- * Multi-row INSERTs through Kysely, typed by the service's own table definitions
- * (src/<resource>/<resource>.tables.ts via src/db/schema.ts), so a column the service renames or
- * adds breaks this at compile time instead of seeding a stale shape.
+ * Multi-row INSERTs of customers and orders (products go through the import's batch applier: catalog.ts)
+ * through Kysely, typed by the table types generated from the migrated schema (src/db/), so a column a
+ * migration renames or adds breaks this at compile time instead of seeding a stale shape.
  */
 export async function insertRows<T extends keyof DB & string>(db: Db, table: T, rows: Insertable<DB[T]>[]): Promise<void> {
   if (rows.length === 0) return;

@@ -6,8 +6,8 @@ import type { Product } from '../../src/products/products.schema.js';
 import { getProduct } from '../../src/products/products.service.js';
 
 /**
- * Evidence that a bulk-seeded product is what createProduct would have stored: both are read back
- * through the service's getProduct and their index-independent parts must be identical.
+ * Evidence that a product the import's batch applier seeded is what createProduct would have stored: both
+ * are read back through the service's getProduct and their index-independent parts must be identical.
  */
 
 export interface Fidelity {

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../src/db/database.js';
-import type { DB } from '../../src/db/tables.js';
+import type { DB } from '../../src/db/index.js';
 import { completeAddress, completeCartItem } from '../../src/orders/index.js';
 import { newId } from '../../src/shared/ids.js';
 import { hashPassword } from '../../src/shared/passwords.js';

@@ -6,7 +6,7 @@ import { type Db, openDatabase } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createMediaStore } from '../../src/media/backend.js';
 import { rebuildProductDocuments } from '../../src/products/products.documents.js';
-import { productListSpec } from '../../src/products/products.sql.js';
+import { productListSpec } from '../../src/products/products-list.sql.js';
 import { likePattern } from '../../src/shared/list.js';
 import { createAdmin, createStore } from '../../src/stores/index.js';
 import type { BenchTarget } from '../database.js';
@@ -119,7 +119,7 @@ async function seedAll(
   seconds: Record<string, number>,
 ): Promise<Seeded> {
   const config = loadConfig({ STOREFRONT_DATA_DIR: target.dataDir, STOREFRONT_JWT_SECRET: 'x'.repeat(32), LOG_LEVEL: 'silent' });
-  const media = createMediaStore(config);
+  const media = createMediaStore(config, { db, engine: target.engine });
   const ctx = { media, config };
   if (shape.otherStore) {
     // Another tenant as large, whose products match the same terms: a search must not pay for them.
@@ -135,7 +135,8 @@ async function seedAll(
   const customerIds = await timed(seconds, 'customers', () => seedCustomers(db, store.id, Math.floor(productCount / 2)));
   const plan = orderPlan(productCount * 2, shape.skew);
   const orderIds = await timed(seconds, 'orders', () => seedOrders(db, store.id, plan, products, customerIds));
-  // What the API's writes leave: each product's stored document (bulk seeding goes past the write door).
+  // What the API's writes leave: each product's stored document (the seed calls the service and the import's
+  // applier directly, past the write door, which is where documents are written).
   await timed(seconds, 'product-documents', () => rebuildProductDocuments(db, store.id));
   // A fresh import is analyzed before it is measured, as autovacuum (PostgreSQL) or the server's timer (PGlite) would.
   await timed(seconds, 'vacuum-analyze', () => sql`VACUUM ANALYZE`.execute(db));

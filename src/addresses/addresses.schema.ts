@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Email, Envelope, ID_PATTERN, Nullable, StringEnum, Text, Timestamp } from '../shared/index.js';
+import { CreatedAt, Described, Email, Envelope, ID_PATTERN, Nullable, RecordId, StringEnum, Text, UpdatedAt } from '../shared/index.js';
 
 export const ADDRESS_TYPES = ['Home', 'Work', 'Other'] as const;
 /** A non-paginated list must stay bounded: a customer keeps at most this many addresses. */
@@ -7,39 +7,44 @@ export const MAX_ADDRESSES_PER_CUSTOMER = 250;
 
 /** The AddressPayload fields a caller writes; the one definition of the shape. */
 const addressFields = {
-  name: Nullable(Text(255)),
-  email: Nullable(Email),
-  house: Nullable(Text(1000)),
-  street: Nullable(Text(1000)),
-  landmark: Nullable(Text(1000)),
-  city: Nullable(Text(255)),
-  stateName: Nullable(Text(255)),
-  countryName: Nullable(Text(255)),
-  pincode: Nullable(Text(64)),
-  phone: Nullable(Text(64)),
-  addressType: StringEnum(ADDRESS_TYPES),
-  isDefault: Type.Boolean(),
+  name: Nullable(Described(Text(255), 'a label for the address or the name of the recipient, at most 255 characters; null: none')),
+  email: Nullable(Described(Email, 'email address for deliveries, at most 320 characters; null: none')),
+  house: Nullable(Described(Text(1000), 'house number or name, at most 1,000 characters; null: none')),
+  street: Nullable(Described(Text(1000), 'street, at most 1,000 characters; null: none')),
+  landmark: Nullable(Described(Text(1000), 'a landmark near it, at most 1,000 characters; null: none')),
+  city: Nullable(Described(Text(255), 'city, at most 255 characters; null: none')),
+  stateName: Nullable(Described(Text(255), 'state, province or region, at most 255 characters; null: none')),
+  countryName: Nullable(Described(Text(255), 'country, at most 255 characters; null: none')),
+  pincode: Nullable(Described(Text(64), 'postal code, at most 64 characters; null: none')),
+  phone: Nullable(Described(Text(64), 'phone number, at most 64 characters; null: none')),
+  addressType: StringEnum(ADDRESS_TYPES, { description: '`Home`, `Work` or `Other`' }),
+  isDefault: Type.Boolean({
+    description: "whether it is the customer's default address (one per customer: the first address is; true moves the default here)",
+  }),
 };
 
 /** Output: every field always present (null when unset), plus the owner and timestamps. */
 export const AddressPayload = Type.Object(
   {
-    id: Type.String(),
-    customerId: Type.String(),
+    id: RecordId,
+    customerId: Type.String({ description: 'the identifier of the customer it belongs to; read-only' }),
     ...addressFields,
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    createdAt: CreatedAt,
+    updatedAt: UpdatedAt,
   },
-  { title: 'Address' },
+  { title: 'Address', description: 'an address of a customer' },
 );
 export type AddressPayload = Static<typeof AddressPayload>;
 
 /** Create (nested, or `address` of a new customer) and PATCH take the same optional fields; unknown ones are dropped. */
-export const AddressBody = Type.Partial(Type.Object(addressFields, { additionalProperties: false }), { title: 'AddressInput' });
+export const AddressBody = Type.Partial(Type.Object(addressFields, { additionalProperties: false }), {
+  title: 'AddressInput',
+  description: 'the fields of an address; on a change, the fields given change and the others keep their value',
+});
 export type AddressInput = Static<typeof AddressBody>;
 
 export const CustomerIdParams = Type.Object({ customerId: Type.String({ pattern: ID_PATTERN }) });
 
 export const AddressEnvelope = Envelope(AddressPayload);
-export const AddressArrayEnvelope = Envelope(Type.Array(AddressPayload));
+export const AddressArrayEnvelope = Envelope(Type.Array(AddressPayload, { description: "the customer's addresses, newest first" }));
 export const NullEnvelope = Envelope(Type.Null());

@@ -14,6 +14,7 @@ import {
   makeDefault,
   mostRecentAddress,
   selectCustomerAddresses,
+  selectDefaultAddresses,
   toAddressColumns,
   toAddressOutput,
   updateAddressRow,
@@ -92,6 +93,12 @@ export async function getAddress(db: Db, storeId: string, id: string): Promise<A
 }
 
 /** The customer's addresses, newest first (no pagination: a customer's addresses are bounded). */
+/** customer id → its default address, for the customers of `customerIds` that have one (exports read these in chunks). */
+export async function getDefaultAddresses(db: Db, storeId: string, customerIds: string[]): Promise<Map<string, AddressPayload>> {
+  const rows = await selectDefaultAddresses(db, storeId, customerIds.filter(isId));
+  return new Map(rows.map((row) => [row.customer_id, toAddressOutput(row)]));
+}
+
 export async function listAddresses(db: Db, storeId: string, customerId: string): Promise<AddressPayload[]> {
   await requireCustomer(db, storeId, customerId);
   return (await selectCustomerAddresses(db, storeId, customerId)).map(toAddressOutput);

@@ -1,8 +1,7 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
-import type { Db, Tx } from '../db/index.js';
+import type { DB, Db, Tx } from '../db/index.js';
 import { iso } from '../shared/index.js';
 import type { AddressInput, AddressPayload } from './addresses.schema.js';
-import type { AddressTable } from './addresses.tables.js';
 
 export const COLUMNS = [
   'id',
@@ -22,7 +21,7 @@ export const COLUMNS = [
   'created_at',
   'updated_at',
 ] as const;
-export type AddressRow = Pick<Selectable<AddressTable>, (typeof COLUMNS)[number]>;
+export type AddressRow = Pick<Selectable<DB['addresses']>, (typeof COLUMNS)[number]>;
 
 export function toAddressOutput(row: AddressRow): AddressPayload {
   return {
@@ -46,7 +45,7 @@ export function toAddressOutput(row: AddressRow): AddressPayload {
 }
 
 /** The supplied fields as column values; absent fields are left out (PATCH keeps them), `isDefault` is the service's. */
-export function toAddressColumns(input: AddressInput): Updateable<AddressTable> {
+export function toAddressColumns(input: AddressInput): Updateable<DB['addresses']> {
   const columns: Record<string, unknown> = {
     name: input.name,
     email: input.email,
@@ -76,6 +75,12 @@ export function selectCustomerAddresses(db: Db, storeId: string, customerId: str
   return selectAddresses(db, storeId).where('customer_id', '=', customerId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
 }
 
+/** The default address of each of `customerIds` that has one (one statement, by the partial unique index). */
+export function selectDefaultAddresses(db: Db, storeId: string, customerIds: string[]): Promise<AddressRow[]> {
+  if (customerIds.length === 0) return Promise.resolve([]);
+  return selectAddresses(db, storeId).where('customer_id', 'in', customerIds).where('is_default', '=', true).execute();
+}
+
 export async function countAddresses(db: Db, storeId: string, customerId: string): Promise<number> {
   const { count } = await db
     .selectFrom('addresses')
@@ -86,11 +91,11 @@ export async function countAddresses(db: Db, storeId: string, customerId: string
   return count;
 }
 
-export function insertAddress(db: Db, values: Insertable<AddressTable>): Promise<AddressRow> {
+export function insertAddress(db: Db, values: Insertable<DB['addresses']>): Promise<AddressRow> {
   return db.insertInto('addresses').values(values).returning(COLUMNS).executeTakeFirstOrThrow();
 }
 
-export function updateAddressRow(db: Db, storeId: string, id: string, changes: Updateable<AddressTable>): Promise<AddressRow> {
+export function updateAddressRow(db: Db, storeId: string, id: string, changes: Updateable<DB['addresses']>): Promise<AddressRow> {
   return db
     .updateTable('addresses')
     .set(changes)

@@ -50,7 +50,10 @@ describe('addresses', () => {
   it('creates nested with every field; the first is the default whatever isDefault says', async () => {
     const store = await t.newStore();
     const customerId = await customer(store);
-    const res = await t.call(store, 'POST', `/customers/${customerId}/addresses`, { ...home, isDefault: false, id: 'x', extra: 1 });
+    const unknown = await t.call(store, 'POST', `/customers/${customerId}/addresses`, { ...home, extra: 1 });
+    expect(expectError(unknown, 400, 'VALIDATION_ERROR').details.map((d) => d.field)).toEqual(['extra']);
+    // `id` is a read-only name of an address: ignored, never written
+    const res = await t.call(store, 'POST', `/customers/${customerId}/addresses`, { ...home, isDefault: false, id: 'x' });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body.data).sort()).toEqual(FIELDS);
     expect(res.body.data).toMatchObject({ ...home, customerId, isDefault: true });

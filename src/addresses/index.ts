@@ -1,5 +1,4 @@
-/** What other folders may use of addresses: customers create a first address with the customer. */
+/** What other folders may use of addresses: customers create a first address with the customer; exports read default ones. */
 export { registerAddressRoutes } from './addresses.routes.js';
-export { AddressBody, type AddressInput } from './addresses.schema.js';
-export { createAddress, noteCustomerAddressesDeleted } from './addresses.service.js';
-export type { AddressTables } from './addresses.tables.js';
+export { AddressBody, type AddressInput, AddressPayload } from './addresses.schema.js';
+export { createAddress, getDefaultAddresses, noteCustomerAddressesDeleted } from './addresses.service.js';

@@ -20,7 +20,12 @@ export async function registerApiKeyRoutes(app: App, ctx: AppContext): Promise<v
       config: { tokenOnly: true, event: false },
       schema: { tags, summary: 'Create an API key (shown once)', body: CreateApiKeyBody, response: { 201: ApiKeyEnvelope } },
     },
-    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => createApiKey(trx, storeId, request.body), 201),
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => createApiKey(trx, storeId, request.body), {
+        status: 201,
+        // the key is shown once, ever: a retry's replay answers with the same key record and `key: null`
+        recordAs: (created) => ({ ...created, key: null }),
+      }),
   );
 
   app.delete(

@@ -1,8 +1,7 @@
 import type { Insertable } from 'kysely';
-import type { Db } from '../db/index.js';
-import type { ApiKeyTable } from './api-keys.tables.js';
+import type { DB, Db } from '../db/index.js';
 
-export function insertApiKey(db: Db, values: Insertable<ApiKeyTable>) {
+export function insertApiKey(db: Db, values: Insertable<DB['api_keys']>) {
   return db.insertInto('api_keys').values(values).returning(['id', 'name', 'scopes', 'created_at']).executeTakeFirstOrThrow();
 }
 

@@ -1,23 +1,25 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Body, Envelope, ListEnvelope, ListQuery, Name, StringEnum, Timestamp } from '../shared/index.js';
+import { Body, CreatedAt, Described, Envelope, ListEnvelope, ListQuery, Name, RecordId, StringEnum, UpdatedAt } from '../shared/index.js';
 
 export const ATTRIBUTE_SET_STATUSES = ['active', 'inactive'] as const;
 const Status = StringEnum(ATTRIBUTE_SET_STATUSES);
 
 export const AttributeSet = Type.Object(
   {
-    id: Type.String(),
-    name: Type.String(),
-    status: Type.String(),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    id: RecordId,
+    name: Type.String({ description: 'the kind of product it describes, as "Apparel"' }),
+    status: Type.String({ description: '`active` (the default) or `inactive`' }),
+    createdAt: CreatedAt,
+    updatedAt: UpdatedAt,
   },
-  { title: 'AttributeSet' },
+  { title: 'AttributeSet', description: 'a named group of attributes for one kind of product' },
 );
 export type AttributeSet = Static<typeof AttributeSet>;
 
-export const CreateAttributeSetBody = Body({ name: Name(), status: Type.Optional(Status) });
-export const UpdateAttributeSetBody = Body({ name: Type.Optional(Name()), status: Type.Optional(Status) });
+const SetName = Described(Name(), 'the name, 1 to 255 characters, not blank');
+const SetStatus = Described(Status, '`active` (the default on create) or `inactive`');
+export const CreateAttributeSetBody = Body({ name: SetName, status: Type.Optional(SetStatus) });
+export const UpdateAttributeSetBody = Body({ name: Type.Optional(SetName), status: Type.Optional(SetStatus) });
 export type CreateAttributeSetInput = Static<typeof CreateAttributeSetBody>;
 export type UpdateAttributeSetInput = Static<typeof UpdateAttributeSetBody>;
 

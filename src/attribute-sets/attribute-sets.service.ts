@@ -2,12 +2,14 @@ import type { Db } from '../db/index.js';
 import { withTx } from '../db/index.js';
 import { notFound } from '../errors.js';
 import { noteUpdated } from '../events/index.js';
-import { countedTotal, deleteRecord, isId, lockedCurrent, runList, suppliedColumns } from '../shared/index.js';
+import { countedTotal, deleteRecord, isId, lockedCurrent, runList, selectByIds, suppliedColumns } from '../shared/index.js';
 import type { AttributeSetListQuery, CreateAttributeSetInput, UpdateAttributeSetInput } from './attribute-sets.schema.js';
 import {
+  findAttributeSetRow,
   insertAttributeSet,
   listSpec,
   releaseSetAttributes,
+  selectAttributeSetList,
   selectAttributeSets,
   toAttributeSetOutput,
   updateAttributeSetRow,
@@ -21,16 +23,14 @@ export async function createAttributeSet(db: Db, storeId: string, input: CreateA
 }
 
 export async function getAttributeSet(db: Db, storeId: string, id: string) {
-  const row = isId(id) ? await selectAttributeSets(db, storeId).where('id', '=', id).executeTakeFirst() : undefined;
+  const row = isId(id) ? await findAttributeSetRow(db, storeId, id) : undefined;
   if (!row) throw missing();
   return toAttributeSetOutput(row);
 }
 
-/** The store's attribute sets among `ids` as GET returns them, in id order, in one statement. */
+/** The store's attribute sets among `ids` as GET returns them, in the order of `ids`, in one statement. */
 export async function getAttributeSetsByIds(db: Db, storeId: string, ids: string[]) {
-  const valid = ids.filter(isId);
-  if (valid.length === 0) return [];
-  const rows = await selectAttributeSets(db, storeId).where('id', 'in', valid).orderBy('id').execute();
+  const rows = await selectByIds(selectAttributeSets(db, storeId), ids);
   return rows.map(toAttributeSetOutput);
 }
 
@@ -55,8 +55,7 @@ export async function deleteAttributeSet(db: Db, storeId: string, id: string) {
 }
 
 export async function listAttributeSets(db: Db, storeId: string, query: AttributeSetListQuery) {
-  let base = selectAttributeSets(db, storeId);
-  if (query.status) base = base.where('status', '=', query.status);
+  const base = selectAttributeSetList(db, storeId, query.status);
   const total = () => countedTotal(db, storeId, { list: 'attribute_sets', status: query.status });
   const { rows, pagination } = await runList(base, query, listSpec, { db, storeId, total });
   return { data: rows.map(toAttributeSetOutput), pagination };

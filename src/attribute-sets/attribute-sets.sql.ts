@@ -1,11 +1,10 @@
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
-import type { Db, Tx } from '../db/index.js';
+import type { DB, Db, Tx } from '../db/index.js';
 import { ilikeAny, iso, type ListSpec, newId } from '../shared/index.js';
 import type { ATTRIBUTE_SET_SORTS, AttributeSet } from './attribute-sets.schema.js';
-import type { AttributeSetTable } from './attribute-sets.tables.js';
 
-type Row = Omit<Selectable<AttributeSetTable>, 'store_id'>;
+type Row = Omit<Selectable<DB['attribute_sets']>, 'store_id'>;
 
 export const COLUMNS = ['id', 'name', 'status', 'created_at', 'updated_at'] as const;
 
@@ -22,6 +21,16 @@ export function toAttributeSetOutput(row: Row): AttributeSet {
 
 export function selectAttributeSets(db: Db, storeId: string) {
   return db.selectFrom('attribute_sets').select(COLUMNS).where('store_id', '=', storeId);
+}
+
+export function findAttributeSetRow(db: Db, storeId: string, id: string): Promise<Row | undefined> {
+  return selectAttributeSets(db, storeId).where('id', '=', id).executeTakeFirst();
+}
+
+/** GET /attribute-sets before its page: the store's sets, of `status` when given. */
+export function selectAttributeSetList(db: Db, storeId: string, status: string | undefined) {
+  const base = selectAttributeSets(db, storeId);
+  return status ? base.where('status', '=', status) : base;
 }
 
 export function insertAttributeSet(db: Db, storeId: string, values: { name: string; status: string }): Promise<Row> {

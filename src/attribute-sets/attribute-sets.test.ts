@@ -10,7 +10,9 @@ afterAll(() => t.close());
 describe('attribute sets', () => {
   it('creates with defaults and returns every field', async () => {
     const store = await t.newStore();
-    const res = await t.call(store, 'POST', '/attribute-sets', { name: '  Clothing ', ignored: true });
+    const unknown = await t.call(store, 'POST', '/attribute-sets', { name: 'Clothing', ignored: true });
+    expect(expectError(unknown, 400, 'VALIDATION_ERROR').details.map((d) => d.field)).toEqual(['ignored']);
+    const res = await t.call(store, 'POST', '/attribute-sets', { name: '  Clothing ', ignored: true }, { prefer: 'handling=lenient' });
     expect(res.status).toBe(201);
     expect(res.body.success).toBe(true);
     expect(Object.keys(res.body.data).sort()).toEqual(['createdAt', 'id', 'name', 'status', 'updatedAt']);

@@ -2,4 +2,3 @@
 export { registerAttributeSetRoutes } from './attribute-sets.routes.js';
 export { AttributeSet } from './attribute-sets.schema.js';
 export { getAttributeSetsByIds } from './attribute-sets.service.js';
-export type { AttributeSetTables } from './attribute-sets.tables.js';

@@ -1,4 +1,4 @@
-import { type EventType, loadRecordsWith } from '../events/index.js';
+import type { EventType, RecordKindFeed } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
 import { DeletedEnvelope, IdParams, ok, okList } from '../shared/index.js';
@@ -16,9 +16,10 @@ const tags = ['Attributes'];
 const read = { scope: 'attributes:read' };
 const write = (event: EventType) => ({ scope: 'attributes:write', event });
 
+/** Attributes in the feed (src/app.ts passes it in): derived changes of other folders (an attribute set's delete) read them. */
+export const attributeRecordKind: RecordKindFeed = { load: (trx, storeId, id) => getAttribute(trx, storeId, id) };
+
 export async function registerAttributeRoutes(app: App, ctx: AppContext): Promise<void> {
-  // derived changes of other folders (an attribute set's delete) read attributes through the feed
-  loadRecordsWith('attribute', (trx, storeId, id) => getAttribute(trx, storeId, id));
   registerListRoutes(app, ctx);
   registerItemRoutes(app, ctx);
 }

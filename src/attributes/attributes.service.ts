@@ -1,10 +1,20 @@
 import type { Db } from '../db/index.js';
 import { type Tx, withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
-import { assertReference, countedTotal, deleteRecord, isId, iso, lockedCurrent, runList, suppliedColumns } from '../shared/index.js';
+import {
+  assertReference,
+  countedTotal,
+  deleteRecord,
+  isId,
+  iso,
+  lockedCurrent,
+  runList,
+  selectByIds,
+  suppliedColumns,
+} from '../shared/index.js';
 import { listedValuesOf, toAttributeValueOutput, upsertAttributeValues } from './attribute-values.sql.js';
 import type { Attribute, AttributeListQuery, CreateAttributeInput, UpdateAttributeInput } from './attributes.schema.js';
-import { type AttributeRow, insertAttribute, listSpec, selectAttributes, updateAttributeRow } from './attributes.sql.js';
+import { type AttributeRow, findAttributeRow, insertAttribute, listSpec, selectAttributes, updateAttributeRow } from './attributes.sql.js';
 
 const missing = () => notFound('Attribute');
 
@@ -43,7 +53,7 @@ async function toAttributeOutputs(db: Db, storeId: string, rows: AttributeRow[],
 }
 
 async function findRow(db: Db, storeId: string, id: string): Promise<AttributeRow> {
-  const row = isId(id) ? await selectAttributes(db, storeId).where('id', '=', id).executeTakeFirst() : undefined;
+  const row = isId(id) ? await findAttributeRow(db, storeId, id) : undefined;
   if (!row) throw missing();
   return row;
 }
@@ -64,11 +74,9 @@ export async function getAttribute(db: Db, storeId: string, id: string, expand =
   return (await toAttributeOutputs(db, storeId, [await findRow(db, storeId, id)], expand))[0];
 }
 
-/** The store's attributes among `ids` as GET returns them (values as ids), in id order: two statements for any number. */
+/** The store's attributes among `ids` as GET returns them (values as ids), in the order of `ids`: two statements for any number. */
 export async function getAttributesByIds(db: Db, storeId: string, ids: string[]): Promise<Attribute[]> {
-  const valid = ids.filter(isId);
-  if (valid.length === 0) return [];
-  const rows = await selectAttributes(db, storeId).where('id', 'in', valid).orderBy('id').execute();
+  const rows = await selectByIds(selectAttributes(db, storeId), ids);
   return toAttributeOutputs(db, storeId, rows, false);
 }
 

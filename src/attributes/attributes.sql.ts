@@ -1,11 +1,10 @@
 import { type Selectable, sql } from 'kysely';
-import type { Db } from '../db/index.js';
+import type { DB, Db } from '../db/index.js';
 import { ilikeAny, type ListSpec, newId } from '../shared/index.js';
 import type { ATTRIBUTE_SORTS } from './attributes.schema.js';
-import type { AttributeTable } from './attributes.tables.js';
 
 export const COLUMNS = ['id', 'name', 'attribute_set_id', 'created_at', 'updated_at'] as const;
-export type AttributeRow = Pick<Selectable<AttributeTable>, (typeof COLUMNS)[number]>;
+export type AttributeRow = Pick<Selectable<DB['attributes']>, (typeof COLUMNS)[number]>;
 
 export const listSpec: ListSpec<typeof ATTRIBUTE_SORTS> = {
   path: '/attributes',
@@ -16,6 +15,10 @@ export const listSpec: ListSpec<typeof ATTRIBUTE_SORTS> = {
 
 export function selectAttributes(db: Db, storeId: string) {
   return db.selectFrom('attributes').select(COLUMNS).where('store_id', '=', storeId);
+}
+
+export function findAttributeRow(db: Db, storeId: string, id: string): Promise<AttributeRow | undefined> {
+  return selectAttributes(db, storeId).where('id', '=', id).executeTakeFirst();
 }
 
 export function insertAttribute(db: Db, storeId: string, values: { name: string; attribute_set_id: string | null }): Promise<AttributeRow> {

@@ -1,6 +1,5 @@
 /** The public surface of attributes: what other folders may use (products upsert their options here). */
-export { registerAttributeRoutes } from './attributes.routes.js';
+export { attributeRecordKind, registerAttributeRoutes } from './attributes.routes.js';
 export { Attribute } from './attributes.schema.js';
 export { getAttributesByIds } from './attributes.service.js';
-export type { AttributeTables } from './attributes.tables.js';
 export { type OptionValues, optionValueIds } from './option-values.js';

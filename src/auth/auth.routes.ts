@@ -11,17 +11,21 @@ export const LOGIN_BODY_LIMIT = 16 * 1024;
 
 const LoginBody = Body(
   {
-    storeSlug: Type.String({ minLength: 1, maxLength: 64 }),
-    email: Type.String({ minLength: 1, maxLength: 320 }),
-    password: Type.String({ minLength: 1, maxLength: 256 }),
+    storeSlug: Type.String({ minLength: 1, maxLength: 64, description: "the store's slug, 1 to 64 characters" }),
+    email: Type.String({ minLength: 1, maxLength: 320, description: "the administrator's email address" }),
+    password: Type.String({ minLength: 1, maxLength: 256, description: "the administrator's password" }),
   },
   { title: 'Login' },
 );
 
 const TokenEnvelope = Envelope(
   Type.Object(
-    { accessToken: Type.String(), tokenType: Type.String(), expiresIn: Type.Integer({ description: 'seconds' }) },
-    { title: 'AccessToken' },
+    {
+      accessToken: Type.String({ description: 'send it as `Authorization: Bearer <accessToken>`' }),
+      tokenType: Type.String({ description: 'always "Bearer"' }),
+      expiresIn: Type.Integer({ description: 'seconds' }),
+    },
+    { title: 'AccessToken', description: 'a bearer token for the administrator, valid for expiresIn seconds' },
   ),
 );
 

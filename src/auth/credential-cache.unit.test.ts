@@ -73,6 +73,7 @@ describe('CredentialCache', () => {
     await cache.revoking('key:s:b', async () => undefined);
     live.value = false;
     await cache.revoking('key:s:c', async () => 'revoked');
-    expect(Date.now() - started).toBeLessThan(500);
+    // A call that waited would take the whole echo wait (1 s); the margin below it is for a busy machine.
+    expect(Date.now() - started).toBeLessThan(950);
   });
 });

@@ -3,6 +3,6 @@ export { registerAuthRoutes } from './auth.routes.js';
 export { watchCredentials } from './credential-cache.js';
 export { createCredentialGuard } from './credential-guard.js';
 export { authenticate } from './credentials.js';
-export { registerRateLimit } from './rate-limit.js';
+export { registerRateLimit, storeRateLimit } from './rate-limit.js';
 export { connectRedis } from './redis-link.js';
 export { createLoginThrottle } from './throttle.js';

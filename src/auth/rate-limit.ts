@@ -67,6 +67,9 @@ function storeFor(link: RedisLink, nameSpace: string) {
   };
 }
 
+/** The fixed window of both limits; tests derive from it how many windows a burst may have spanned. */
+export const RATE_LIMIT_WINDOW_MS = 2000;
+
 function rateLimitKey(request: FastifyRequest): string {
   const credential = bearerOf(request);
   return credential ? `c:${createHash('sha256').update(credential).digest('hex').slice(0, 32)}` : `ip:${request.ip}`;
@@ -79,10 +82,39 @@ export async function registerRateLimit(app: App, config: Config, link: RedisLin
   await app.register(rateLimit, {
     global: true,
     max: Math.max(1, Math.round(config.rateLimit * 2)),
-    timeWindow: 2000,
+    timeWindow: RATE_LIMIT_WINDOW_MS,
     keyGenerator: rateLimitKey,
     enableDraftSpec: true,
     ...(link ? { store: storeFor(link, `${prefix}rl:`) } : {}),
     errorResponseBuilder: (_request, context) => rateLimited(Math.ceil(context.ttl / 1000)),
   });
+}
+
+type StoreLimitHook = (request: FastifyRequest) => Promise<void>;
+
+/**
+ * The limit per store (CONTRACT §11, `STOREFRONT_STORE_RATE_LIMIT`): every credential of a store draws on
+ * one budget, so one store's burst cannot take the whole service. Same window and store as the limit per
+ * credential (shared through Redis, in-process while Redis is down); runs once the credential has named
+ * its store. Null when it is off (0, the default).
+ */
+export function storeRateLimit(config: Config, link: RedisLink | null, prefix: string): StoreLimitHook | null {
+  if (config.storeRateLimit <= 0) return null;
+  const max = Math.max(1, Math.round(config.storeRateLimit * 2));
+  const store: Store = link ? new (storeFor(link, `${prefix}srl:`))() : new LocalStore(false, false, 10_000);
+  return (request) => {
+    const storeId = request.auth?.storeId;
+    if (!storeId) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      store.incr(
+        `s:${storeId}`,
+        (error, result) => {
+          if (error || !result || result.current <= max) return resolve();
+          reject(rateLimited(Math.ceil(result.ttl / 1000)));
+        },
+        RATE_LIMIT_WINDOW_MS,
+        max,
+      );
+    });
+  };
 }

@@ -1,11 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 
-/**
- * A Redis command slower than this gives up and the request uses in-process state instead
- * (CONTRACT §4: fall back within 100 ms per request, never wait on Redis).
- */
-export const REDIS_COMMAND_TIMEOUT_MS = 80;
 /** After a failed or timed-out command, requests skip Redis this long, so one request pays the timeout, not each. */
 const BYPASS_AFTER_FAILURE_MS = 1000;
 /** At most one "Redis unavailable" warning this often, however many commands fail. */
@@ -24,13 +19,17 @@ export interface RedisLink {
 }
 
 /** ioredis is loaded only here: a deployment without REDIS_URL does not carry it (~8 MB of RSS). */
-export async function connectRedis(url: string, log: FastifyBaseLogger): Promise<RedisLink> {
+/**
+ * `commandTimeoutMs`: a Redis command slower than this gives up and the request uses in-process state
+ * instead (fall back within 100 ms per request, never wait on Redis: 80 ms by default).
+ */
+export async function connectRedis(url: string, log: FastifyBaseLogger, commandTimeoutMs: number): Promise<RedisLink> {
   const { Redis } = await import('ioredis');
   const client = new Redis(url, {
     // While disconnected a command fails at once (no queue to wait in) and is never re-sent later.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    commandTimeout: commandTimeoutMs,
     connectTimeout: 1000,
     // Reconnects in the background for as long as the app runs.
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),

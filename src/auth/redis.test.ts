@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppSetup, newAdmin, openAppSetup, ADMIN_PASSWORD as PASSWORD } from '../../test/support/auth.fixtures.js';
+import { expectBudget } from '../../test/support/rate-limit.fixtures.js';
 import type { App } from '../http/context.js';
 
 // CONTRACT §4: limits live in Redis when REDIS_URL is set; when Redis is unreachable the service
@@ -41,17 +42,18 @@ function degradedRedisSuite(name: string, redisUrl: () => string) {
         expect([200, 429]).toContain(res.statusCode);
       }
       // Generous for a loaded machine; waiting on Redis took 1-4 s per request.
-      expect(percentile(latencies, 95)).toBeLessThan(300);
+      expect(percentile(latencies, 95)).toBeLessThan(800);
     });
 
     it('keeps limiting a credential in process', async () => {
       const admin = await newAdmin(setup);
-      const burst = await Promise.all(Array.from({ length: 30 }, () => get(app, admin.token)));
-      const statuses = burst.map((res) => res.statusCode);
-      expect(statuses.filter((status) => status === 200)).toHaveLength(10);
-      expect(statuses.filter((status) => status === 429)).toHaveLength(20);
-      const limited = burst.find((res) => res.statusCode === 429);
-      expect(Number(limited?.headers['retry-after'])).toBeGreaterThan(0);
+      let retryAfter = '';
+      await expectBudget(async () => {
+        const burst = await Promise.all(Array.from({ length: 30 }, () => get(app, admin.token)));
+        retryAfter = String(burst.find((res) => res.statusCode === 429)?.headers['retry-after']);
+        return burst.map((res) => res.statusCode);
+      }, 10);
+      expect(Number(retryAfter)).toBeGreaterThan(0);
     });
 
     it('keeps throttling logins in process', async () => {
@@ -88,7 +90,9 @@ describe('with Redis up, two instances on one database', () => {
   let a: App;
   let b: App;
   beforeAll(async () => {
-    setup = await openAppSetup({ rateLimit: 5, redisUrl: REDIS_UP });
+    // a Redis answer may be slower than the 80 ms default on a loaded machine, and each instance would
+    // then count alone for a second: these tests are about sharing, not about the fallback
+    setup = await openAppSetup({ rateLimit: 5, redisUrl: REDIS_UP, redisTimeoutMs: 2000 });
     const redisPrefix = `storefront-test:${randomBytes(6).toString('hex')}:`;
     a = await setup.start({ redisPrefix });
     b = await setup.start({ redisPrefix });
@@ -97,10 +101,12 @@ describe('with Redis up, two instances on one database', () => {
 
   it('share one rate limit per credential', async () => {
     const admin = await newAdmin(setup);
-    const statuses: number[] = [];
-    for (let i = 0; i < 20; i++) statuses.push((await get(i % 2 ? a : b, admin.token)).statusCode);
-    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
-    expect(statuses.slice(10).every((status) => status === 429)).toBe(true);
+    // one after another through both instances: unshared, each would grant 10 in the first window
+    await expectBudget(async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 20; i++) statuses.push((await get(i % 2 ? a : b, admin.token)).statusCode);
+      return statuses;
+    }, 10);
   });
 
   it('share the login throttle', async () => {

@@ -74,6 +74,30 @@ describe('storefront export (against the real server)', () => {
     expect(jsonLines(run.stderr).at(-1)).toEqual({ resource: 'products', exported: 3, out: null });
   });
 
+  it('--format shopify writes the CSV layout, counting its rows (a row per variant here)', async () => {
+    const out = join(dir, 'shop.csv');
+    const run = await cli(['export', '--resource', 'products', '--format', 'shopify', '--out', out], {
+      STOREFRONT_URL: url,
+      STOREFRONT_API_KEY: key,
+    });
+    expect(run.code).toBe(0);
+    const direct = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/exports/products?format=shopify',
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(direct.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(readFileSync(out, 'utf8')).toBe(direct.body);
+    expect(JSON.parse(run.stdout)).toEqual({ resource: 'products', format: 'shopify', exported: 6, out });
+    expect(jsonLines(run.stderr).at(-1)).toMatchObject({ rows: 6, total: null });
+    const usage = await cli(['export', '--resource', 'collections', '--format', 'shopify'], {
+      STOREFRONT_URL: url,
+      STOREFRONT_API_KEY: key,
+    });
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toBe('storefront: --format shopify exports products, customers, orders only\n');
+  });
+
   it('fails in one line, never a stack: a missing scope, a bad key, no server, a bad resource', async () => {
     const env = { STOREFRONT_URL: url, STOREFRONT_API_KEY: key };
     const forbidden = await cli(['export', '--resource', 'orders'], env);
@@ -94,7 +118,7 @@ describe('storefront export (against the real server)', () => {
 
 /** A stand-in for POST /imports and GET /jobs (CONTRACT §9.5) that plays a job's life from a script. */
 function fakeImportServer(states: object[], errors: object[]) {
-  const seen = { uploads: [] as { contentType?: string; body: string }[], rateLimited: 0, polls: 0 };
+  const seen = { uploads: [] as { url: string; contentType?: string; body: string }[], rateLimited: 0, polls: 0 };
   const job = {
     id: 'a'.repeat(24),
     type: 'import',
@@ -108,7 +132,7 @@ function fakeImportServer(states: object[], errors: object[]) {
   };
   const server = createServer(async (req: IncomingMessage, res) => {
     const path = req.url ?? '';
-    if (req.method === 'POST' && path === '/api/v1/imports?resource=products') {
+    if (req.method === 'POST' && path.startsWith('/api/v1/imports?resource=products')) {
       let body = '';
       for await (const chunk of req) body += chunk;
       if (seen.rateLimited++ === 0)
@@ -118,7 +142,7 @@ function fakeImportServer(states: object[], errors: object[]) {
           { success: false, error: { code: 'RATE_LIMITED', message: 'Too many requests', details: [] } },
           { 'retry-after': '1' },
         );
-      seen.uploads.push({ contentType: req.headers['content-type'], body });
+      seen.uploads.push({ url: path, contentType: req.headers['content-type'], body });
       return send(res, 202, { success: true, data: { ...job, ...states[0] } }, { location: `/api/v1/jobs/${job.id}` });
     }
     if (path === `/api/v1/jobs/${job.id}`)
@@ -171,7 +195,9 @@ describe('storefront import (against a stand-in server)', () => {
       const run = await cli(['import', '--resource', 'products', file], env);
       expect(run.code).toBe(1);
       expect(seen.rateLimited).toBe(2);
-      expect(seen.uploads).toEqual([{ contentType: 'application/x-ndjson', body: readFileSync(file, 'utf8') }]);
+      expect(seen.uploads).toEqual([
+        { url: '/api/v1/imports?resource=products', contentType: 'application/x-ndjson', body: readFileSync(file, 'utf8') },
+      ]);
       const summary = JSON.parse(run.stdout);
       expect(summary).toMatchObject({
         job: 'a'.repeat(24),
@@ -202,14 +228,64 @@ describe('storefront import (against a stand-in server)', () => {
     });
   });
 
+  it('sends a .csv file as text/csv, a layout named by --format, and dryRun with --dry-run', async () => {
+    const csv = join(dir, 'shop.CSV');
+    writeFileSync(csv, 'Handle,Title\ntee,Tee\n');
+    const named = join(dir, 'shop-export.txt');
+    writeFileSync(named, 'Handle,Title\nmug,Mug\n');
+    const states = [counters('queued', 0, 0, 0, 0), counters('succeeded', 3, 3, 0, 0)];
+    await withServer(states, [], async (env, seen) => {
+      expect((await cli(['import', '--resource', 'products', csv], env)).code).toBe(0);
+      expect((await cli(['import', '--resource', 'products', '--format', 'shopify', '--dry-run', named], env)).code).toBe(0);
+      expect((await cli(['import', '--resource', 'products', '--format', 'csv', named], env)).code).toBe(0);
+      expect((await cli(['import', '--resource', 'products', '--format', 'ndjson', csv], env)).code).toBe(0);
+      expect(seen.uploads).toEqual([
+        { url: '/api/v1/imports?resource=products', contentType: 'text/csv', body: 'Handle,Title\ntee,Tee\n' },
+        { url: '/api/v1/imports?resource=products&format=shopify&dryRun=true', contentType: 'text/csv', body: 'Handle,Title\nmug,Mug\n' },
+        { url: '/api/v1/imports?resource=products', contentType: 'text/csv', body: 'Handle,Title\nmug,Mug\n' },
+        { url: '/api/v1/imports?resource=products', contentType: 'application/x-ndjson', body: 'Handle,Title\ntee,Tee\n' },
+      ]);
+    });
+  });
+
+  it('says a dry run is one in its summary', async () => {
+    await withServer([counters('queued', 0, 0, 0, 0), counters('succeeded', 3, 3, 0, 0)], [], async (env) => {
+      const run = await cli(['import', '--resource', 'products', '--dry-run', file], env);
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ status: 'succeeded', dryRun: true, created: 3 });
+    });
+  });
+
+  it('names the column of a failed CSV record', async () => {
+    const errors = [
+      {
+        line: 3,
+        column: 'Variant Price',
+        code: 'VALIDATION_ERROR',
+        message: 'Request validation failed',
+        details: [{ field: 'price', in: 'body', message: 'must be a number' }],
+      },
+    ];
+    await withServer([counters('queued', 0, 0, 0, 0), counters('succeeded', 3, 2, 0, 1)], errors, async (env) => {
+      const run = await cli(['import', '--resource', 'products', file], env);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('  line 3 (Variant Price): VALIDATION_ERROR price must be a number\n');
+    });
+  });
+
   it('refuses a missing file or resource with a usage error (2)', async () => {
     const env = { STOREFRONT_URL: 'http://127.0.0.1:1', STOREFRONT_API_KEY: 'sfk_test' };
     expect((await cli(['import', '--resource', 'products', join(dir, 'none.ndjson')], env)).code).toBe(2);
     const noResource = await cli(['import', file], env);
     expect(noResource.code).toBe(2);
-    expect(noResource.stderr).toMatch(/^storefront: missing --resource; usage: storefront import --resource R FILE/);
+    expect(noResource.stderr).toMatch(
+      /^storefront: missing --resource; usage: storefront import --resource R \[--format F\] \[--dry-run\] FILE/,
+    );
     const badResource = await cli(['import', '--resource', 'widgets', file], env);
     expect(badResource.code).toBe(2);
     expect(badResource.stderr).toMatch(/^storefront: --resource must be one of products, collections, customers, orders/);
+    const badFormat = await cli(['import', '--resource', 'products', '--format', 'xlsx', file], env);
+    expect(badFormat.code).toBe(2);
+    expect(badFormat.stderr).toMatch(/^storefront: --format must be one of ndjson, csv, shopify, woocommerce/);
   });
 });

@@ -1,19 +1,11 @@
 import { createStorefrontClient } from '../client/index.js';
+import { CliError } from './cli-error.js';
 
 /**
  * The CLI's side of the HTTP API: base URL and key from the environment, one-line errors, 429 retried.
  * Requests go through the typed client's fetch (bearer auth, an Idempotency-Key on every write); the 429
  * waits are the CLI's own, because only the CLI can reopen the file of an upload to send it again.
  */
-
-export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-  }
-}
 
 export interface Api {
   /** the server's API root, e.g. http://127.0.0.1:3000/api/v1 */

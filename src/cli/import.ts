@@ -1,7 +1,8 @@
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { Readable } from 'node:stream';
-import { type Api, CliError } from './http.js';
+import { CliError } from './cli-error.js';
+import type { Api } from './http.js';
 import { startProgress } from './progress.js';
 
 export const IMPORT_RESOURCES = ['products', 'collections', 'customers', 'orders'];
@@ -19,6 +20,8 @@ export interface Job {
 
 interface JobError {
   line: number;
+  /** a CSV record's offending column (its header), when there is one */
+  column?: string | null;
   code: string;
   message: string;
   details: { field: string; message: string }[];
@@ -28,11 +31,31 @@ const FINAL = new Set(['succeeded', 'failed', 'cancelled']);
 /** failed lines printed at the end; the rest are a GET away */
 const ERRORS_SHOWN = 10;
 
+/** What `--format` may name: the file's kind, or a platform's CSV layout (which makes it CSV). */
+export const IMPORT_FORMATS = ['ndjson', 'csv', 'shopify', 'woocommerce'];
+const LAYOUTS = new Set(['shopify', 'woocommerce']);
+
 export interface ImportOptions {
   resource: string;
   file: string;
+  /** one of IMPORT_FORMATS; null: from the file's extension (.csv is CSV, anything else NDJSON) */
+  format: string | null;
+  /** the server checks every line as a real run would and writes nothing */
+  dryRun: boolean;
   /** between two reads of the job */
   pollMs?: number;
+}
+
+/**
+ * The upload's content type and query: CSV (`text/csv`) for a `.csv` file or a format that names a CSV
+ * layout, whose layout is sent as `format` (without one the server recognises it from the header row).
+ */
+export function uploadOf(options: ImportOptions): { contentType: string; query: string } {
+  const format = options.format ?? (/\.csv$/i.test(options.file) ? 'csv' : 'ndjson');
+  const params = new URLSearchParams({ resource: options.resource });
+  if (LAYOUTS.has(format)) params.set('format', format);
+  if (options.dryRun) params.set('dryRun', 'true');
+  return { contentType: format === 'ndjson' ? 'application/x-ndjson' : 'text/csv', query: params.toString() };
 }
 
 /** POST /imports?resource=R with the file streamed as the body: the job it started. */
@@ -43,8 +66,9 @@ async function upload(api: Api, options: ImportOptions): Promise<Job> {
   } catch {
     throw new CliError(`cannot read ${options.file}`, 2);
   }
-  const response = await api.request('POST', `/imports?resource=${encodeURIComponent(options.resource)}`, {
-    headers: { 'content-type': 'application/x-ndjson', 'content-length': String(size) },
+  const { contentType, query } = uploadOf(options);
+  const response = await api.request('POST', `/imports?${query}`, {
+    headers: { 'content-type': contentType, 'content-length': String(size) },
     body: () => Readable.toWeb(createReadStream(options.file)) as ReadableStream,
   });
   return ((await response.json()) as { data: Job }).data;
@@ -81,7 +105,8 @@ async function reportErrors(api: Api, job: Job): Promise<void> {
   process.stderr.write(`${job.failed} line(s) failed; the first ${errors.length}:\n`);
   for (const error of errors) {
     const detail = error.details[0];
-    process.stderr.write(`  line ${error.line}: ${error.code} ${detail ? `${detail.field} ${detail.message}` : error.message}\n`);
+    const where = error.column ? `line ${error.line} (${error.column})` : `line ${error.line}`;
+    process.stderr.write(`  ${where}: ${error.code} ${detail ? `${detail.field} ${detail.message}` : error.message}\n`);
   }
   process.stderr.write(`all of them: ${api.base}/jobs/${job.id}/errors\n`);
 }
@@ -128,7 +153,7 @@ export async function runImport(api: Api, options: ImportOptions): Promise<{ sum
     if (done.failed > 0) await reportErrors(api, done);
     const seconds = (Date.now() - started) / 1000;
     const { id, status, total, processed, created, updated, failed } = done;
-    const summary = { job: id, status, total, processed, created, updated, failed, seconds };
+    const summary = { job: id, status, ...(options.dryRun ? { dryRun: true } : {}), total, processed, created, updated, failed, seconds };
     return { summary, exitCode: status === 'succeeded' && failed === 0 ? 0 : 1 };
   } finally {
     release();

@@ -1,5 +1,6 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { StorefrontError } from './errors.js';
+import { type EventBatch, type ListenOptions, listenToEvents } from './events.js';
 import type { paths } from './schema.js';
 import { createTransport, type RetryOptions } from './transport.js';
 
@@ -56,6 +57,10 @@ export type StorefrontClient = Client<paths> & {
   baseUrl: string;
   paginate<P extends ListPath>(path: P, params?: ListParams<P>): AsyncGenerator<Page<ListItem<P>>>;
   items<P extends ListPath>(path: P, params?: ListParams<P>): AsyncGenerator<ListItem<P>>;
+  events: {
+    /** follows the event feed live (long polls), from a saved cursor: `for await (const batch of client.events.listen({ cursor }))` */
+    listen(options?: ListenOptions): AsyncGenerator<EventBatch, void, undefined>;
+  };
 };
 
 export function createStorefrontClient(options: StorefrontClientOptions): StorefrontClient {
@@ -84,7 +89,8 @@ export function createStorefrontClient(options: StorefrontClientOptions): Storef
     for await (const page of paginate(path, params)) yield* page.items;
   }
 
-  return Object.assign(client, { fetch: transport, baseUrl, paginate, items });
+  const events = { listen: (listenOptions?: ListenOptions) => listenToEvents(client, listenOptions) };
+  return Object.assign(client, { fetch: transport, baseUrl, paginate, items, events });
 }
 
 function unwrapEnvelope(result: { data?: unknown; error?: unknown; response: Response }): {

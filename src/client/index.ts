@@ -13,5 +13,6 @@ export {
   unwrap,
 } from './client.js';
 export { StorefrontError, type StorefrontErrorDetail } from './errors.js';
+export { type EventBatch, type EventType, type FeedEvent, type ListenOptions, listenToEvents } from './events.js';
 export type { components, operations, paths } from './schema.js';
 export { createTransport, type RetryOptions, retryAfterMs, type TransportOptions } from './transport.js';

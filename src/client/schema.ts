@@ -38,6 +38,8 @@ export interface paths {
          * @description Throttled: more than 5 failures for one account from one address or 50 from all addresses in 15 minutes, or more than 30 requests from one address in a minute, give 429 with Retry-After.
          *
          *     No credentials needed.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`accessToken`, `tokenType`, `expiresIn`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         post: operations["createAccessToken"];
         delete?: never;
@@ -56,12 +58,16 @@ export interface paths {
         /**
          * List API keys
          * @description Access tokens only (from POST /auth); API keys are refused with 403.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key (shown once)
          * @description Access tokens only (from POST /auth); API keys are refused with 403.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`id`, `key`, `createdAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -83,6 +89,8 @@ export interface paths {
         /**
          * Revoke an API key
          * @description Access tokens only (from POST /auth); API keys are refused with 403.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         delete: operations["deleteApiKey"];
         options?: never;
@@ -100,12 +108,16 @@ export interface paths {
         /**
          * List attribute sets
          * @description Scope `attributes:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["listAttributeSets"];
         put?: never;
         /**
          * Create an attribute set
          * @description Scope `attributes:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`id`, `createdAt`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         post: operations["createAttributeSet"];
         delete?: never;
@@ -124,6 +136,8 @@ export interface paths {
         /**
          * Get an attribute set
          * @description Scope `attributes:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["getAttributeSet"];
         put?: never;
@@ -131,6 +145,8 @@ export interface paths {
         /**
          * Delete an attribute set (its attributes keep existing)
          * @description Scope `attributes:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         delete: operations["deleteAttributeSet"];
         options?: never;
@@ -138,6 +154,8 @@ export interface paths {
         /**
          * Update an attribute set
          * @description Scope `attributes:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`id`, `createdAt`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         patch: operations["updateAttributeSet"];
         trace?: never;
@@ -152,12 +170,16 @@ export interface paths {
         /**
          * List attributes
          * @description Scope `attributes:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["listAttributes"];
         put?: never;
         /**
          * Create an attribute (values upserted by name)
          * @description Scope `attributes:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`id`, `createdAt`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         post: operations["createAttribute"];
         delete?: never;
@@ -176,6 +198,8 @@ export interface paths {
         /**
          * Get an attribute
          * @description Scope `attributes:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["getAttribute"];
         put?: never;
@@ -183,6 +207,8 @@ export interface paths {
         /**
          * Delete an attribute and its values
          * @description Scope `attributes:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         delete: operations["deleteAttribute"];
         options?: never;
@@ -190,6 +216,8 @@ export interface paths {
         /**
          * Update an attribute
          * @description Scope `attributes:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`id`, `createdAt`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         patch: operations["updateAttribute"];
         trace?: never;
@@ -204,12 +232,16 @@ export interface paths {
         /**
          * List products
          * @description Scope `products:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["listProducts"];
         put?: never;
         /**
          * Create a product (variants generated from options)
          * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`averageRating`, `createdAt`, `id`, `totalReviews`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         post: operations["createProduct"];
         delete?: never;
@@ -228,6 +260,8 @@ export interface paths {
         /**
          * Get a product
          * @description Scope `products:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["getProduct"];
         put?: never;
@@ -235,6 +269,8 @@ export interface paths {
         /**
          * Delete a product, its variants and memberships
          * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         delete: operations["deleteProduct"];
         options?: never;
@@ -242,6 +278,8 @@ export interface paths {
         /**
          * Update a product (options resync variants)
          * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`averageRating`, `createdAt`, `id`, `totalReviews`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         patch: operations["updateProduct"];
         trace?: never;
@@ -256,6 +294,8 @@ export interface paths {
         /**
          * A product's variants
          * @description Scope `products:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["listProductVariants"];
         put?: never;
@@ -282,6 +322,8 @@ export interface paths {
         /**
          * Update a variant
          * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`attributes`, `createdAt`, `id`, `productId`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         patch: operations["updateProductVariant"];
         trace?: never;
@@ -298,6 +340,8 @@ export interface paths {
          * @description An API key needs `products:read` as well.
          *
          *     Scope `collections:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["listCollectionProducts"];
         put?: never;
@@ -318,12 +362,16 @@ export interface paths {
         /**
          * List collections
          * @description Scope `collections:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["listCollections"];
         put?: never;
         /**
          * Create a collection
          * @description Scope `collections:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`id`, `childCollection`, `createdAt`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         post: operations["createCollection"];
         delete?: never;
@@ -342,6 +390,8 @@ export interface paths {
         /**
          * Get a collection
          * @description Scope `collections:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["getCollection"];
         put?: never;
@@ -349,6 +399,8 @@ export interface paths {
         /**
          * Delete a collection (children are detached, memberships removed)
          * @description Scope `collections:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         delete: operations["deleteCollection"];
         options?: never;
@@ -356,6 +408,8 @@ export interface paths {
         /**
          * Update a collection
          * @description Scope `collections:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`id`, `childCollection`, `createdAt`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         patch: operations["updateCollection"];
         trace?: never;
@@ -370,12 +424,16 @@ export interface paths {
         /**
          * List customers
          * @description Scope `customers:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["listCustomers"];
         put?: never;
         /**
          * Create a customer (with an optional first address)
          * @description Scope `customers:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`id`, `role`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         post: operations["createCustomer"];
         delete?: never;
@@ -394,6 +452,8 @@ export interface paths {
         /**
          * Get a customer
          * @description Scope `customers:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["getCustomer"];
         put?: never;
@@ -401,6 +461,8 @@ export interface paths {
         /**
          * Delete a customer (its addresses too; its orders stay, with userId null)
          * @description Scope `customers:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         delete: operations["deleteCustomer"];
         options?: never;
@@ -408,6 +470,8 @@ export interface paths {
         /**
          * Update a customer
          * @description Scope `customers:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`id`, `userName`, `role`, `createdAt`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         patch: operations["updateCustomer"];
         trace?: never;
@@ -422,12 +486,16 @@ export interface paths {
         /**
          * List a customer's addresses (newest first, no pagination)
          * @description Scope `customers:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["listCustomerAddresses"];
         put?: never;
         /**
          * Add an address to a customer (the first one is the default)
          * @description Scope `customers:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`id`, `customerId`, `createdAt`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         post: operations["createCustomerAddress"];
         delete?: never;
@@ -446,6 +514,8 @@ export interface paths {
         /**
          * Get an address
          * @description Scope `customers:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["getAddress"];
         put?: never;
@@ -453,6 +523,8 @@ export interface paths {
         /**
          * Delete an address (the most recent remaining one becomes the default)
          * @description Scope `customers:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         delete: operations["deleteAddress"];
         options?: never;
@@ -460,6 +532,8 @@ export interface paths {
         /**
          * Update an address
          * @description Scope `customers:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`id`, `customerId`, `createdAt`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         patch: operations["updateAddress"];
         trace?: never;
@@ -474,12 +548,16 @@ export interface paths {
         /**
          * List orders
          * @description Scope `orders:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["listOrders"];
         put?: never;
         /**
          * Create an order (custom checkout or migration)
          * @description Scope `orders:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`id`, `restockedAt`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         post: operations["createOrder"];
         delete?: never;
@@ -498,6 +576,8 @@ export interface paths {
         /**
          * Get an order
          * @description Scope `orders:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["getOrder"];
         put?: never;
@@ -505,6 +585,8 @@ export interface paths {
         /**
          * Delete an order (no restock: cancel with restock first)
          * @description Scope `orders:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         delete: operations["deleteOrder"];
         options?: never;
@@ -512,6 +594,8 @@ export interface paths {
         /**
          * Update status, payment status, tracking (replaced) and refund (merged); cancel with restock
          * @description Scope `orders:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`id`, `customOrderId`, `userId`, `cartItems`, `shippingAddress`, `billingAddress`, `contactEmail`, `paymentMethod`, `subTotal`, `shippingCharge`, `taxAmount`, `totalAmount`, `currency`, `inventoryBehaviour`, `restockedAt`, `createdAt`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         patch: operations["updateOrder"];
         trace?: never;
@@ -524,8 +608,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The event feed: every committed change, oldest first; follow pagination.nextCursor (never null) to poll
+         * The event feed: every committed change the credential may read, oldest first; follow pagination.nextCursor (never null), with wait= to be answered as soon as the next event commits
          * @description Scope `events:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["listEvents"];
         put?: never;
@@ -544,10 +630,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export products as NDJSON
-         * @description Every products record of the store, one per line exactly as its GET returns it, in id order, streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of lines that follow.
+         * Export products as NDJSON or a platform's CSV
+         * @description Every products record of the store, one per line exactly as its GET returns it, in id order, streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of records that follow. With `format=shopify`: `text/csv` in the layout Shopify imports (its rows per record are in docs/exports.md).
          *
          *     Scope `products:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["exportProducts"];
         put?: never;
@@ -567,9 +655,11 @@ export interface paths {
         };
         /**
          * Export collections as NDJSON
-         * @description Every collections record of the store, one per line exactly as its GET returns it, in id order, streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of lines that follow.
+         * @description Every collections record of the store, one per line exactly as its GET returns it, in id order, streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of records that follow.
          *
          *     Scope `collections:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["exportCollections"];
         put?: never;
@@ -589,9 +679,11 @@ export interface paths {
         };
         /**
          * Export attributes as NDJSON
-         * @description Every attributes record of the store, one per line exactly as its GET returns it, in id order, streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of lines that follow.
+         * @description Every attributes record of the store, one per line exactly as its GET returns it, in id order, streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of records that follow.
          *
          *     Scope `attributes:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["exportAttributes"];
         put?: never;
@@ -611,9 +703,11 @@ export interface paths {
         };
         /**
          * Export attributeSets as NDJSON
-         * @description Every attributeSets record of the store, one per line exactly as its GET returns it, in id order, streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of lines that follow.
+         * @description Every attributeSets record of the store, one per line exactly as its GET returns it, in id order, streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of records that follow.
          *
          *     Scope `attributes:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["exportAttributeSets"];
         put?: never;
@@ -632,10 +726,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export customers as NDJSON
-         * @description Every customers record of the store, one per line exactly as its GET returns it, in id order, streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of lines that follow.
+         * Export customers as NDJSON or a platform's CSV
+         * @description Every customers record of the store, one per line exactly as its GET returns it, in id order, streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of records that follow. With `format=shopify`: `text/csv` in the layout Shopify imports (its rows per record are in docs/exports.md).
          *
          *     Scope `customers:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["exportCustomers"];
         put?: never;
@@ -654,10 +750,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export orders as NDJSON
-         * @description Every orders record of the store, one per line exactly as its GET returns it, in id order, streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of lines that follow.
+         * Export orders as NDJSON or a platform's CSV
+         * @description Every orders record of the store, one per line exactly as its GET returns it, in id order, streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of records that follow. With `format=shopify`: `text/csv` in the layout Shopify imports (its rows per record are in docs/exports.md).
          *
          *     Scope `orders:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["exportOrders"];
         put?: never;
@@ -678,12 +776,16 @@ export interface paths {
         /**
          * List webhooks
          * @description Scope `webhooks:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["listWebhooks"];
         put?: never;
         /**
          * Subscribe a URL to events (the secret is shown once)
          * @description Scope `webhooks:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`id`, `enabled`, `createdAt`, `updatedAt`, `secret`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -702,6 +804,8 @@ export interface paths {
         /**
          * Get a webhook
          * @description Scope `webhooks:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["getWebhook"];
         put?: never;
@@ -709,6 +813,8 @@ export interface paths {
         /**
          * Delete a webhook and its deliveries
          * @description Scope `webhooks:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -716,6 +822,8 @@ export interface paths {
         /**
          * Update a webhook
          * @description Scope `webhooks:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`id`, `createdAt`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -732,8 +840,32 @@ export interface paths {
         /**
          * Send a webhook.test event to this webhook
          * @description Scope `webhooks:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver the retained events of a range again (after an event, since and/or until a time)
+         * @description Scope `webhooks:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`queued`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
+         */
+        post: operations["replayWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -750,6 +882,8 @@ export interface paths {
         /**
          * A webhook's deliveries
          * @description Scope `webhooks:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -772,6 +906,8 @@ export interface paths {
         /**
          * Attempt a delivery again now
          * @description Scope `webhooks:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
@@ -790,8 +926,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Import NDJSON: one record per line, upserted by its natural key, in a background job
+         * Import NDJSON (one record per line) or a platform CSV, upserted by natural key, in a background job
          * @description Scope: the write scope of the resource imported (`products:write` for `resource=products`). An API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         post: operations["createImport"];
         delete?: never;
@@ -810,6 +948,8 @@ export interface paths {
         /**
          * List jobs (imports)
          * @description Scope: the job's resource's read scope (`products:read` for a products import); its write scope to cancel. An API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["listJobs"];
         put?: never;
@@ -830,6 +970,8 @@ export interface paths {
         /**
          * Get a job: status and counters
          * @description Scope: the job's resource's read scope (`products:read` for a products import); its write scope to cancel. An API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["getJob"];
         put?: never;
@@ -850,6 +992,8 @@ export interface paths {
         /**
          * A job's failed lines, in line order
          * @description Scope: the job's resource's read scope (`products:read` for a products import); its write scope to cancel. An API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         get: operations["listJobErrors"];
         put?: never;
@@ -872,6 +1016,8 @@ export interface paths {
         /**
          * Cancel a job (a running one stops after its current batch)
          * @description Scope: the job's resource's read scope (`products:read` for a products import); its write scope to cancel. An API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         post: operations["cancelJob"];
         delete?: never;
@@ -884,188 +1030,350 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description a bearer token for the administrator, valid for expiresIn seconds */
         AccessToken: {
+            /** @description send it as `Authorization: Bearer <accessToken>` */
             accessToken: string;
+            /** @description always "Bearer" */
             tokenType: string;
             /** @description seconds */
             expiresIn: number;
         };
         AccessTokenResponse: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
             data: components["schemas"]["AccessToken"];
         };
+        /** @description an address of a customer */
         Address: {
+            /** @description the record's identifier (24 hexadecimal characters), assigned by the server; read-only */
             id: string;
+            /** @description the identifier of the customer it belongs to; read-only */
             customerId: string;
+            /** @description a label for the address or the name of the recipient, at most 255 characters; null: none */
             name: string | null;
-            /** @description an email address */
+            /** @description email address for deliveries, at most 320 characters; null: none */
             email: string | null;
+            /** @description house number or name, at most 1,000 characters; null: none */
             house: string | null;
+            /** @description street, at most 1,000 characters; null: none */
             street: string | null;
+            /** @description a landmark near it, at most 1,000 characters; null: none */
             landmark: string | null;
+            /** @description city, at most 255 characters; null: none */
             city: string | null;
+            /** @description state, province or region, at most 255 characters; null: none */
             stateName: string | null;
+            /** @description country, at most 255 characters; null: none */
             countryName: string | null;
+            /** @description postal code, at most 64 characters; null: none */
             pincode: string | null;
+            /** @description phone number, at most 64 characters; null: none */
             phone: string | null;
-            /** @enum {string} */
+            /**
+             * @description `Home`, `Work` or `Other`
+             * @enum {string}
+             */
             addressType: "Home" | "Work" | "Other";
+            /** @description whether it is the customer's default address (one per customer: the first address is; true moves the default here) */
             isDefault: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record last changed (ISO 8601, UTC, milliseconds); read-only
+             */
             updatedAt: string;
         };
         AddressArray: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
+            /** @description the customer's addresses, newest first */
             data: components["schemas"]["Address"][];
         };
+        /** @description the fields of an address; on a change, the fields given change and the others keep their value */
         AddressInput: {
+            /** @description a label for the address or the name of the recipient, at most 255 characters; null: none */
             name?: string | null;
-            /** @description an email address */
+            /** @description email address for deliveries, at most 320 characters; null: none */
             email?: string | null;
+            /** @description house number or name, at most 1,000 characters; null: none */
             house?: string | null;
+            /** @description street, at most 1,000 characters; null: none */
             street?: string | null;
+            /** @description a landmark near it, at most 1,000 characters; null: none */
             landmark?: string | null;
+            /** @description city, at most 255 characters; null: none */
             city?: string | null;
+            /** @description state, province or region, at most 255 characters; null: none */
             stateName?: string | null;
+            /** @description country, at most 255 characters; null: none */
             countryName?: string | null;
+            /** @description postal code, at most 64 characters; null: none */
             pincode?: string | null;
+            /** @description phone number, at most 64 characters; null: none */
             phone?: string | null;
-            /** @enum {string} */
+            /**
+             * @description `Home`, `Work` or `Other`
+             * @enum {string}
+             */
             addressType?: "Home" | "Work" | "Other";
+            /** @description whether it is the customer's default address (one per customer: the first address is; true moves the default here) */
             isDefault?: boolean;
         };
         AddressResponse: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
             data: components["schemas"]["Address"];
         };
+        /** @description a credential for a program, with the scopes it grants (the key itself is never shown again) */
         ApiKey: {
+            /** @description the record's identifier (24 hexadecimal characters), assigned by the server; read-only */
             id: string;
+            /** @description what the key is for, as "ERP sync" */
             name: string;
             /** @description first characters of the key, to recognise it */
             prefix: string;
+            /** @description what the key may do, as "products:read" (resource:read or resource:write) */
             scopes: string[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the key was revoked (it authenticates no more); null: in use
+             */
             revokedAt: string | null;
         };
         ApiKeyArray: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
+            /** @description the store's API keys, revoked ones included */
             data: components["schemas"]["ApiKey"][];
         };
         ApiKeyCreate: {
+            /** @description what the key is for, 1 to 100 characters */
             name: string;
+            /** @description what the key may do: one or more scopes, each once */
             scopes: ("*" | "products:read" | "products:write" | "collections:read" | "collections:write" | "attributes:read" | "attributes:write" | "customers:read" | "customers:write" | "orders:read" | "orders:write" | "webhooks:read" | "webhooks:write" | "events:read")[];
         };
+        /** @description the key just created, with its secret (shown this once) */
         ApiKeyCreated: {
+            /** @description the record's identifier (24 hexadecimal characters), assigned by the server; read-only */
             id: string;
+            /** @description what the key is for, as "ERP sync" */
             name: string;
-            /** @description shown only in this response */
-            key: string;
+            /** @description shown only in this response: null when the response is the replay of a retry with the same Idempotency-Key */
+            key: string | null;
+            /** @description what the key may do, as "products:read" (resource:read or resource:write) */
             scopes: string[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
+             */
             createdAt: string;
         };
         ApiKeyCreatedResponse: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
             data: components["schemas"]["ApiKeyCreated"];
         };
+        /** @description a property products of a kind have (Color, Material), with its values */
         Attribute: {
+            /** @description the record's identifier (24 hexadecimal characters), assigned by the server; read-only */
             id: string;
+            /** @description the attribute, as "Color" */
             name: string;
+            /** @description the identifier of the attribute set it belongs to; null: none */
             attributeset: string | null;
             /** @description AttributeValue ids, or the objects with ?expand=values */
             values: (string | components["schemas"]["AttributeValue"])[];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record last changed (ISO 8601, UTC, milliseconds); read-only
+             */
             updatedAt: string;
         };
         AttributeCreate: {
+            /** @description the attribute, as "Color", 1 to 255 characters */
             name: string;
+            /** @description the identifier of an attribute set of this store; null: none */
             attributeset?: string | null;
+            /** @description the names of its values, at most 1000, each 1 to 255 characters; the list replaces the current one (a value left out becomes inactive) */
             values?: string[];
         };
         AttributeList: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
+            /** @description this page's records, in the order asked for */
             data: components["schemas"]["Attribute"][];
             pagination: components["schemas"]["Pagination"];
         };
         AttributeResponse: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
             data: components["schemas"]["Attribute"];
         };
+        /** @description a named group of attributes for one kind of product */
         AttributeSet: {
+            /** @description the record's identifier (24 hexadecimal characters), assigned by the server; read-only */
             id: string;
+            /** @description the kind of product it describes, as "Apparel" */
             name: string;
+            /** @description `active` (the default) or `inactive` */
             status: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record last changed (ISO 8601, UTC, milliseconds); read-only
+             */
             updatedAt: string;
         };
         AttributeSetCreate: {
+            /** @description the name, 1 to 255 characters, not blank */
             name: string;
-            /** @enum {string} */
+            /**
+             * @description `active` (the default on create) or `inactive`
+             * @enum {string}
+             */
             status?: "active" | "inactive";
         };
         AttributeSetList: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
+            /** @description this page's records, in the order asked for */
             data: components["schemas"]["AttributeSet"][];
             pagination: components["schemas"]["Pagination"];
         };
         AttributeSetResponse: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
             data: components["schemas"]["AttributeSet"];
         };
         AttributeSetUpdate: {
+            /** @description the name, 1 to 255 characters, not blank */
             name?: string;
-            /** @enum {string} */
+            /**
+             * @description `active` (the default on create) or `inactive`
+             * @enum {string}
+             */
             status?: "active" | "inactive";
         };
         AttributeUpdate: {
+            /** @description the attribute, as "Color", 1 to 255 characters */
             name?: string;
+            /** @description the identifier of an attribute set of this store; null: none */
             attributeset?: string | null;
+            /** @description the names of its values, at most 1000, each 1 to 255 characters; the list replaces the current one (a value left out becomes inactive) */
             values?: string[];
         };
+        /** @description one value of an attribute */
         AttributeValue: {
+            /** @description the record's identifier (24 hexadecimal characters), assigned by the server; read-only */
             id: string;
+            /** @description the identifier of the attribute it is a value of */
             attribute: string;
+            /** @description the value as shown, as "Red" */
             name: string;
+            /** @description the value as stored (the name it was created with) */
             value: string;
+            /** @description a color-swatch code, as "#ff0000"; null: none */
             hex: string | null;
+            /** @description `active`, or `inactive` once the attribute no longer lists it */
             status: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
+             */
             createdAt: string;
         };
+        /** @description one line of the cart, as it was when ordered */
         CartItem: {
+            /** @description the identifier of the product bought (need not exist: an order is a snapshot), 1 to 255 characters */
             productId: string;
+            /** @description the line as the buyer saw it, 1 to 1,000 characters */
             title: string;
+            /** @description the unit price, in major units of the order's currency (24.9 is 24.90), 0 to 10^12 */
             price: number;
+            /** @description units bought, 1 to 1,000,000 */
             quantity: number;
+            /** @description the SKU of the variant bought; with inventoryBehaviour "decrement" it names the variant (at most 255 characters); null: none */
             sku?: string | null;
         };
-        Collection: {
-            id: string;
+        /** @description one line of the cart, as it was when ordered */
+        CartItemInput: {
+            /** @description the identifier of the product bought (need not exist: an order is a snapshot), 1 to 255 characters */
+            productId: string;
+            /** @description the line as the buyer saw it, 1 to 1,000 characters */
             title: string;
+            /** @description the unit price, in major units of the order's currency (24.9 is 24.90), 0 to 10^12 */
+            price: number;
+            /** @description units bought, 1 to 1,000,000 */
+            quantity: number;
+            /** @description the SKU of the variant bought; with inventoryBehaviour "decrement" it names the variant (at most 255 characters); null: none */
+            sku?: string | null;
+        };
+        /** @description a group of products: listed by hand (manual) or matched by rules (smart) */
+        Collection: {
+            /** @description the record's identifier (24 hexadecimal characters), assigned by the server; read-only */
+            id: string;
+            /** @description the collection name (1 to 255 characters) */
+            title: string;
+            /** @description URL slug (generated from the title when not given) */
             handle: string;
+            /** @description text or HTML; null: none */
             description: string | null;
+            /** @description the URL of its image; null: none */
             image: string | null;
-            /** @enum {string} */
+            /**
+             * @description `manual` (members listed in selectedProducts; the default) or `smart` (members are the products meeting its conditions)
+             * @enum {string}
+             */
             collectionType: "manual" | "smart";
             /** @description ids of the member products of a manual collection ([] when smart) */
             selectedProducts: string[];
+            /** @description the identifier of the parent collection; null: a top-level collection */
             parentCollection: string | null;
             /** @description ids of the collections whose parentCollection is this one */
             childCollection: string[];
@@ -1076,24 +1384,42 @@ export interface components {
             matchType: "all condition" | "any condition" | null;
             /** @description [] for a manual collection */
             conditions: components["schemas"]["CollectionCondition"][];
+            /** @description page title for search engines; null: none */
             metaTitle: string | null;
+            /** @description description for search engines; null: none */
             metaDescription: string | null;
+            /** @description keywords for search engines; null: none */
             metaKeywords: string | null;
-            /** Format: date-time */
+            customFields: components["schemas"]["CustomFields"];
+            /**
+             * Format: date-time
+             * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record last changed (ISO 8601, UTC, milliseconds); read-only
+             */
             updatedAt: string;
         };
+        /** @description one rule a product must meet to be in a smart collection */
         CollectionCondition: {
+            /** @description the product field compared, as "price" or "tag" */
             field: string;
+            /** @description how it is compared, as "equals" or "greater_than" */
             operator: string;
+            /** @description what it is compared with (a number as a string for a numeric field) */
             value: string;
         };
+        /** @description one rule a product must meet */
         CollectionConditionInput: {
-            /** @enum {string} */
-            field: "title" | "handle" | "status" | "badge" | "price" | "comparePrice" | "totalStock" | "sku";
             /**
-             * @description greater_than and less_than only on price, comparePrice, totalStock; those take no text operators
+             * @description the product field compared
+             * @enum {string}
+             */
+            field: "title" | "handle" | "status" | "badge" | "price" | "comparePrice" | "totalStock" | "sku" | "vendor" | "productType" | "tag";
+            /**
+             * @description greater_than and less_than only on price, comparePrice, totalStock; those take no text operators; tag takes equals (has the tag) and not_equals (has not)
              * @enum {string}
              */
             operator: "equals" | "not_equals" | "contains" | "not_contains" | "starts_with" | "ends_with" | "greater_than" | "less_than";
@@ -1101,16 +1427,22 @@ export interface components {
             value: string;
         };
         CollectionCreate: {
+            /** @description the collection name, 1 to 255 characters, not blank */
             title: string;
             /** @description slugified; generated from the title when omitted on create */
             handle?: string;
+            /** @description text or HTML, at most 100,000 characters */
             description?: string | null;
             /** @description an http(s) URL (kept as given) or a base64 data URI of an image (stored, replaced by its URL) */
             image?: string | null;
-            /** @enum {string} */
+            /**
+             * @description `manual` (the default) or `smart`
+             * @enum {string}
+             */
             collectionType?: "manual" | "smart";
             /** @description manual collections only */
             selectedProducts?: string[];
+            /** @description the identifier of another collection of this store, its parent (no cycle); null: top level */
             parentCollection?: string | null;
             /**
              * @description smart collections only; default 'all condition'
@@ -1119,32 +1451,49 @@ export interface components {
             matchType?: "all condition" | "any condition" | null;
             /** @description smart collections only; at least one */
             conditions?: components["schemas"]["CollectionConditionInput"][];
+            /** @description page title for search engines, at most 1,000 characters */
             metaTitle?: string | null;
+            /** @description description for search engines, at most 5,000 characters */
             metaDescription?: string | null;
+            /** @description keywords for search engines, at most 5,000 characters */
             metaKeywords?: string | null;
+            customFields?: components["schemas"]["CustomFieldsInput"];
         };
         CollectionList: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
+            /** @description this page's records, in the order asked for */
             data: components["schemas"]["Collection"][];
             pagination: components["schemas"]["Pagination"];
         };
         CollectionResponse: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
             data: components["schemas"]["Collection"];
         };
         CollectionUpdate: {
+            /** @description the collection name, 1 to 255 characters, not blank */
             title?: string;
             /** @description slugified; generated from the title when omitted on create */
             handle?: string;
+            /** @description text or HTML, at most 100,000 characters */
             description?: string | null;
             /** @description an http(s) URL (kept as given) or a base64 data URI of an image (stored, replaced by its URL) */
             image?: string | null;
-            /** @enum {string} */
+            /**
+             * @description `manual` (the default) or `smart`
+             * @enum {string}
+             */
             collectionType?: "manual" | "smart";
             /** @description manual collections only */
             selectedProducts?: string[];
+            /** @description the identifier of another collection of this store, its parent (no cycle); null: top level */
             parentCollection?: string | null;
             /**
              * @description smart collections only; default 'all condition'
@@ -1153,11 +1502,16 @@ export interface components {
             matchType?: "all condition" | "any condition" | null;
             /** @description smart collections only; at least one */
             conditions?: components["schemas"]["CollectionConditionInput"][];
+            /** @description page title for search engines, at most 1,000 characters */
             metaTitle?: string | null;
+            /** @description description for search engines, at most 5,000 characters */
             metaDescription?: string | null;
+            /** @description keywords for search engines, at most 5,000 characters */
             metaKeywords?: string | null;
+            customFields?: components["schemas"]["CustomFieldsInput"];
         };
         /**
+         * @description a customer account of the store (never its password)
          * @example {
          *       "id": "65e2f0a1c3b4d5e6f7a8b9f0",
          *       "userName": "ada",
@@ -1167,22 +1521,40 @@ export interface components {
          *       "businessName": null,
          *       "phoneNumber": "+44 20 7946 0000",
          *       "role": "customer",
+         *       "customFields": {
+         *         "shopify.Accepts Email Marketing": true
+         *       },
          *       "createdAt": "2026-03-02T09:15:27.481Z",
          *       "updatedAt": "2026-03-02T09:15:27.481Z"
          *     }
          */
         Customer: {
+            /** @description the record's identifier (24 hexadecimal characters), assigned by the server; read-only */
             id: string;
+            /** @description the login name, unique in the store */
             userName: string;
+            /** @description email address, unique in the store; null: none */
             email: string | null;
+            /** @description first name; null: none */
             firstName: string | null;
+            /** @description last name; null: none */
             lastName: string | null;
+            /** @description company name; null: none */
             businessName: string | null;
+            /** @description phone number, as given; null: none */
             phoneNumber: string | null;
+            /** @description always "user" for a customer created through the API; read-only */
             role: string;
-            /** Format: date-time */
+            customFields: components["schemas"]["CustomFields"];
+            /**
+             * Format: date-time
+             * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record last changed (ISO 8601, UTC, milliseconds); read-only
+             */
             updatedAt: string;
         };
         /**
@@ -1192,6 +1564,10 @@ export interface components {
          *       "email": "ada@example.com",
          *       "firstName": "Ada",
          *       "lastName": "Lovelace",
+         *       "phoneNumber": "+44 20 7946 0000",
+         *       "customFields": {
+         *         "shopify.Accepts Email Marketing": true
+         *       },
          *       "address": {
          *         "name": "Ada Lovelace",
          *         "house": "12",
@@ -1206,14 +1582,21 @@ export interface components {
          *     }
          */
         CustomerCreate: {
+            /** @description the login name, unique in the store, 1 to 255 characters */
             userName: string;
+            /** @description the password, 8 to 256 characters; stored hashed, never answered */
             password: string;
-            /** @description an email address */
+            /** @description email address, unique in the store (case-insensitively), at most 320 characters */
             email?: string | null;
+            /** @description first name, at most 255 characters */
             firstName?: string | null;
+            /** @description last name, at most 255 characters */
             lastName?: string | null;
+            /** @description company name, at most 255 characters */
             businessName?: string | null;
+            /** @description phone number, at most 64 characters */
             phoneNumber?: string | null;
+            customFields?: components["schemas"]["CustomFieldsInput"];
             address?: components["schemas"]["AddressInput"];
             /**
              * Format: date-time
@@ -1222,29 +1605,56 @@ export interface components {
             createdAt?: string;
         };
         CustomerList: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
+            /** @description this page's records, in the order asked for */
             data: components["schemas"]["Customer"][];
             pagination: components["schemas"]["Pagination"];
         };
         CustomerResponse: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
             data: components["schemas"]["Customer"];
         };
         CustomerUpdate: {
-            /** @description an email address */
+            /** @description email address, unique in the store (case-insensitively), at most 320 characters */
             email?: string | null;
+            /** @description first name, at most 255 characters */
             firstName?: string | null;
+            /** @description last name, at most 255 characters */
             lastName?: string | null;
+            /** @description company name, at most 255 characters */
             businessName?: string | null;
+            /** @description phone number, at most 64 characters */
             phoneNumber?: string | null;
+            customFields?: components["schemas"]["CustomFieldsInput"];
+            /** @description a new password, 8 to 256 characters; stored hashed, never answered */
+            password?: string;
         };
+        /** @description key (1..128 characters) -> string, number or boolean; {} when none */
+        CustomFields: {
+            [key: string]: string | number | boolean;
+        };
+        /** @description at most 200 keys of 1..128 characters, values strings, numbers or booleans, at most 64 KB as JSON. PATCH merges key by key and a key sent as null is removed; on create a null value is dropped */
+        CustomFieldsInput: {
+            [key: string]: string | number | boolean | null;
+        };
+        /** @description the record that was deleted */
         Deleted: {
+            /** @description the identifier of the record deleted */
             id: string;
         };
         DeletedResponse: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
             data: components["schemas"]["Deleted"];
         };
@@ -1265,104 +1675,170 @@ export interface components {
          *     }
          */
         Error: {
-            /** @enum {boolean} */
+            /**
+             * @description always false on an error
+             * @enum {boolean}
+             */
             success: false;
+            /** @description what went wrong */
             error: {
-                /** @enum {string} */
+                /**
+                 * @description one of a fixed list: docs/api.md, "Errors"
+                 * @enum {string}
+                 */
                 code: "VALIDATION_ERROR" | "DUPLICATE_VALUE" | "INVALID_JSON" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "INSUFFICIENT_STOCK" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                /** @description what went wrong, in English, for a human (may change; branch on code) */
                 message: string;
+                /** @description one entry per field at fault; empty when no field is */
                 details: components["schemas"]["ErrorDetail"][];
             };
         };
         ErrorDetail: {
             /** @description the field, as `cartItems[0].price` */
             field: string;
-            /** @enum {string} */
+            /**
+             * @description where the field was: the body, the query string, the path or a header
+             * @enum {string}
+             */
             in: "body" | "query" | "path" | "header";
+            /** @description what is wrong with it, in English, for a human */
             message: string;
         };
+        /** @description a change of a record of the store, in commit order */
         Event: {
             /** @description unique, the same on every read (and the webhook-id of its deliveries) */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description what happened, as "product.updated" (resource.created, .updated or .deleted)
+             * @enum {string}
+             */
             type: "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the change was committed
+             */
             createdAt: string;
             /** @description the record as GET returns it; for a delete, the record as it was */
             data: {
+                /** @description the identifier of the record */
                 id: string;
             } & {
                 [key: string]: unknown;
             };
         };
         EventList: {
+            /** @description always true on a success */
             success: boolean;
+            /** @description the events of this page, oldest first */
             data: components["schemas"]["Event"][];
             pagination: components["schemas"]["EventPagination"];
         };
+        /** @description where to read on */
         EventPagination: {
+            /** @description the page size asked for (default 25) */
             limit: number;
             /** @description never null: at the end it marks the position after the last event; poll it */
             nextCursor: string;
             /** @description more events are available right now (read on without waiting) */
             hasMore: boolean;
         };
+        /** @description a background job (an import) and its progress */
         Job: {
+            /** @description the record's identifier (24 hexadecimal characters), assigned by the server; read-only */
             id: string;
             /** @description what the job does: "import" */
             type: string;
             /** @description the resource it works on: products, collections, customers, orders */
             resource: string;
-            /** @enum {string} */
+            /**
+             * @description `queued`, `running`, then `succeeded`, `failed` or `cancelled`
+             * @enum {string}
+             */
             status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
             /** @description lines to process (non-blank lines of the file) */
             total: number | null;
+            /** @description lines handled so far */
             processed: number;
+            /** @description records created so far */
             created: number;
+            /** @description records updated so far */
             updated: number;
+            /** @description lines refused so far (listed by GET /jobs/{id}/errors) */
             failed: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when a worker started it; null: still queued
+             */
             startedAt: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when it ended; null: not yet
+             */
             finishedAt: string | null;
         };
+        /** @description one line of the file the job refused */
         JobError: {
-            /** @description the line of the file, counted from 1 (blank lines count) */
+            /** @description the line of the file, counted from 1 (blank lines count); in a CSV file the record, the header row being 1 */
             line: number;
+            /** @description a CSV file: the header of the offending cell; null otherwise */
+            column: string | null;
             /** @description the error code the API gives for the same body */
             code: string;
+            /** @description what is wrong, in English */
             message: string;
+            /** @description one entry per field at fault, as the API gives them */
             details: {
+                /** @description the field, as `variants[0].price` */
                 field: string;
+                /** @description where the field was: "body" (the line) */
                 in: string;
+                /** @description what is wrong with it */
                 message: string;
             }[];
         };
         JobErrorList: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
+            /** @description this page's records, in the order asked for */
             data: components["schemas"]["JobError"][];
             pagination: components["schemas"]["Pagination"];
         };
         JobList: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
+            /** @description this page's records, in the order asked for */
             data: components["schemas"]["Job"][];
             pagination: components["schemas"]["Pagination"];
         };
         JobResponse: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
             data: components["schemas"]["Job"];
         };
         Login: {
+            /** @description the store's slug, 1 to 64 characters */
             storeSlug: string;
+            /** @description the administrator's email address */
             email: string;
+            /** @description the administrator's password */
             password: string;
         };
         /**
+         * @description an order: a snapshot of a cart, its addresses, amounts and states
          * @example {
          *       "id": "65e2f0a1c3b4d5e6f7a8ba01",
          *       "customOrderId": "#1001",
@@ -1411,49 +1887,107 @@ export interface components {
          *       "refund": null,
          *       "inventoryBehaviour": "decrement",
          *       "restockedAt": null,
+         *       "customFields": {
+         *         "shopify.Source": "web"
+         *       },
          *       "createdAt": "2026-03-02T09:15:27.481Z",
          *       "updatedAt": "2026-03-02T09:15:27.481Z"
          *     }
          */
         Order: {
+            /** @description the record's identifier (24 hexadecimal characters), assigned by the server; read-only */
             id: string;
+            /** @description the order number, unique in the store: as given, or generated with an `ORD-` prefix */
             customOrderId: string;
+            /** @description the identifier of the customer who ordered; null: a guest */
             userId: string | null;
+            /** @description the lines of the cart (at least one) */
             cartItems: components["schemas"]["CartItem"][];
             shippingAddress: components["schemas"]["OrderAddress"] | null;
             billingAddress: components["schemas"]["OrderAddress"] | null;
+            /** @description where the buyer is reached; null: none */
             contactEmail: string | null;
+            /** @description free text, as "pending" (the default) or "fulfilled"; "cancelled" may restock */
             orderStatus: string;
+            /** @description free text, as "card"; null: none */
             paymentMethod: string | null;
+            /** @description free text, as "paid" (default "pending") */
             paymentStatus: string;
+            /** @description the sum of the lines, in major units of the order's currency */
             subTotal: number;
+            /** @description shipping, in major units; null: none given */
             shippingCharge: number | null;
+            /** @description tax, in major units; null: none given */
             taxAmount: number | null;
+            /** @description what the buyer pays, in major units */
             totalAmount: number;
+            /** @description ISO 4217 code (default USD) */
             currency: string;
+            /** @description the shipments; [] when none */
             trackingInfo: components["schemas"]["TrackingInfo"][];
             refund: components["schemas"]["Refund"] | null;
             /**
-             * @description "bypass" (default): a record, stock untouched. "decrement": every item names a variant by productId and sku, and the order takes their stock, all or nothing (409 INSUFFICIENT_STOCK)
+             * @description "bypass" (default): a record, stock untouched. "decrement": every item names a variant (or a product without options) by productId and sku, and the order takes their stock (a simple product: its totalStock), all or nothing (409 INSUFFICIENT_STOCK)
              * @enum {string}
              */
             inventoryBehaviour: "bypass" | "decrement";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when a cancellation put the quantities back in stock; null: never; read-only
+             */
             restockedAt: string | null;
-            /** Format: date-time */
+            customFields: components["schemas"]["CustomFields"];
+            /**
+             * Format: date-time
+             * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record last changed (ISO 8601, UTC, milliseconds); read-only
+             */
             updatedAt: string;
         };
+        /** @description a shipping or billing address of an order: every field optional, null when absent */
         OrderAddress: {
+            /** @description first name of the recipient (at most 255 characters); null: none */
             firstName?: string | null;
+            /** @description last name of the recipient (at most 255 characters); null: none */
             lastName?: string | null;
+            /** @description street and number (at most 1,000 characters); null: none */
             address1?: string | null;
+            /** @description apartment, suite, floor (at most 1,000 characters); null: none */
             address2?: string | null;
+            /** @description city (at most 255 characters); null: none */
             city?: string | null;
+            /** @description state, province or region (at most 255 characters); null: none */
             state?: string | null;
+            /** @description postal code (at most 64 characters); null: none */
             zip?: string | null;
+            /** @description country, as a name or a code (at most 255 characters); null: none */
             country?: string | null;
+            /** @description phone number (at most 64 characters); null: none */
+            phone?: string | null;
+        };
+        /** @description a shipping or billing address of an order: every field optional, null when absent */
+        OrderAddressInput: {
+            /** @description first name of the recipient (at most 255 characters); null: none */
+            firstName?: string | null;
+            /** @description last name of the recipient (at most 255 characters); null: none */
+            lastName?: string | null;
+            /** @description street and number (at most 1,000 characters); null: none */
+            address1?: string | null;
+            /** @description apartment, suite, floor (at most 1,000 characters); null: none */
+            address2?: string | null;
+            /** @description city (at most 255 characters); null: none */
+            city?: string | null;
+            /** @description state, province or region (at most 255 characters); null: none */
+            state?: string | null;
+            /** @description postal code (at most 64 characters); null: none */
+            zip?: string | null;
+            /** @description country, as a name or a code (at most 255 characters); null: none */
+            country?: string | null;
+            /** @description phone number (at most 64 characters); null: none */
             phone?: string | null;
         };
         /**
@@ -1483,24 +2017,48 @@ export interface components {
          *         "country": "GB",
          *         "phone": "+44 20 7946 0000"
          *       },
+         *       "billingAddress": {
+         *         "firstName": "Ada",
+         *         "lastName": "Lovelace",
+         *         "address1": "12 St James’s Square",
+         *         "address2": null,
+         *         "city": "London",
+         *         "state": null,
+         *         "zip": "SW1Y 4JH",
+         *         "country": "GB",
+         *         "phone": "+44 20 7946 0000"
+         *       },
+         *       "taxAmount": 0,
+         *       "customFields": {
+         *         "shopify.Source": "web"
+         *       },
          *       "paymentMethod": "card",
          *       "paymentStatus": "paid",
          *       "inventoryBehaviour": "decrement"
          *     }
          */
         OrderCreate: {
-            cartItems: components["schemas"]["CartItem"][];
+            /** @description the lines, 1 to 1000 */
+            cartItems: components["schemas"]["CartItemInput"][];
+            /** @description the sum of the lines, in major units of the order's currency (24.9 is 24.90), 0 to 10^12 */
             subTotal: number;
+            /** @description what the buyer pays, in major units of the order's currency (24.9 is 24.90), 0 to 10^12 */
             totalAmount: number;
+            /** @description the order number, unique in the store, 1 to 255 characters; generated (ORD-…) when omitted */
             customOrderId?: string | null;
-            shippingAddress?: components["schemas"]["OrderAddress"] | null;
-            billingAddress?: components["schemas"]["OrderAddress"] | null;
+            shippingAddress?: components["schemas"]["OrderAddressInput"] | null;
+            billingAddress?: components["schemas"]["OrderAddressInput"] | null;
             /** @description an email address */
             contactEmail?: string | null;
+            /** @description free text, 1 to 100 characters, as "pending" (the default) or "fulfilled" */
             orderStatus?: string;
+            /** @description how it is paid, as "card" (at most 255 characters); null: none */
             paymentMethod?: string | null;
+            /** @description free text, 1 to 100 characters, as "paid" (default "pending") */
             paymentStatus?: string;
+            /** @description shipping, in major units of the order's currency (24.9 is 24.90), 0 to 10^12 */
             shippingCharge?: number | null;
+            /** @description tax, in major units of the order's currency (24.9 is 24.90), 0 to 10^12 */
             taxAmount?: number | null;
             /** @description ISO 4217 code, three uppercase letters */
             currency?: string;
@@ -1509,45 +2067,63 @@ export interface components {
              * @description a date-time in the past (1970 or later)
              */
             createdAt?: string;
+            /** @description the identifier of the customer who ordered; null or omitted: a guest */
             userId?: string | null;
-            trackingInfo?: components["schemas"]["TrackingInfo"][];
-            refund?: components["schemas"]["Refund"] | null;
+            /** @description the shipments, at most 100; a write replaces the whole list */
+            trackingInfo?: components["schemas"]["TrackingInfoInput"][];
+            refund?: components["schemas"]["RefundInput"] | null;
             /**
-             * @description "bypass" (default): a record, stock untouched. "decrement": every item names a variant by productId and sku, and the order takes their stock, all or nothing (409 INSUFFICIENT_STOCK)
+             * @description "bypass" (default): a record, stock untouched. "decrement": every item names a variant (or a product without options) by productId and sku, and the order takes their stock (a simple product: its totalStock), all or nothing (409 INSUFFICIENT_STOCK)
              * @enum {string}
              */
             inventoryBehaviour?: "bypass" | "decrement";
+            customFields?: components["schemas"]["CustomFieldsInput"];
         };
         OrderList: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
+            /** @description this page's records, in the order asked for */
             data: components["schemas"]["Order"][];
             pagination: components["schemas"]["Pagination"];
         };
         OrderResponse: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
             data: components["schemas"]["Order"];
         };
         OrderUpdate: {
+            /** @description free text, 1 to 100 characters, as "fulfilled" or "cancelled" */
             orderStatus?: string;
+            /** @description free text, 1 to 100 characters, as "paid" */
             paymentStatus?: string;
-            trackingInfo?: components["schemas"]["TrackingInfo"][];
-            refund?: components["schemas"]["Refund"] | null;
+            /** @description the shipments, at most 100; a write replaces the whole list */
+            trackingInfo?: components["schemas"]["TrackingInfoInput"][];
+            refund?: components["schemas"]["RefundInput"] | null;
+            customFields?: components["schemas"]["CustomFieldsInput"];
             /** @description with orderStatus "cancelled": a decrement order puts its quantities back, once (restockedAt says when); a bypass order changes no stock */
             restock?: boolean;
         };
+        /** @description where this page is in the whole list */
         Pagination: {
             /** @description null when the page was asked for by cursor */
             page: number | null;
+            /** @description the page size asked for (default 25) */
             limit: number;
             /** @description exact, in page and cursor mode alike */
             total: number;
+            /** @description ceil(total / limit); 0 when there is no record */
             totalPages: number;
             /** @description pass as cursor (same path, sort, filters, limit) for the next page; null on the last page */
             nextCursor: string | null;
         };
         /**
+         * @description a product of the catalog, with its options and variants
          * @example {
          *       "id": "65e2f0a1c3b4d5e6f7a8b9c0",
          *       "title": "Organic cotton T-shirt",
@@ -1558,14 +2134,12 @@ export interface components {
          *       "price": 24.9,
          *       "salePrice": 29.9,
          *       "comparePrice": 29.9,
-         *       "totalStock": 27,
+         *       "totalStock": null,
          *       "image": [
          *         "https://cdn.example.com/tee-front.jpg"
          *       ],
          *       "sizeChart": null,
-         *       "selectedCollection": [
-         *         "65e2f0a1c3b4d5e6f7a8b9d1"
-         *       ],
+         *       "selectedCollection": [],
          *       "attributeSet": null,
          *       "options": [
          *         {
@@ -1595,6 +2169,10 @@ export interface components {
          *           "salePrice": 29.9,
          *           "stock": 5,
          *           "sku": "TEE-BS",
+         *           "barcode": null,
+         *           "weightGrams": 180,
+         *           "image": null,
+         *           "customFields": {},
          *           "createdAt": "2026-03-02T09:15:27.481Z",
          *           "updatedAt": "2026-03-02T09:15:27.481Z"
          *         },
@@ -1609,6 +2187,10 @@ export interface components {
          *           "salePrice": 29.9,
          *           "stock": 4,
          *           "sku": "TEE-WS",
+         *           "barcode": null,
+         *           "weightGrams": 180,
+         *           "image": null,
+         *           "customFields": {},
          *           "createdAt": "2026-03-02T09:15:27.481Z",
          *           "updatedAt": "2026-03-02T09:15:27.481Z"
          *         },
@@ -1623,6 +2205,10 @@ export interface components {
          *           "salePrice": 29.9,
          *           "stock": 12,
          *           "sku": "TEE-BM",
+         *           "barcode": null,
+         *           "weightGrams": 180,
+         *           "image": null,
+         *           "customFields": {},
          *           "createdAt": "2026-03-02T09:15:27.481Z",
          *           "updatedAt": "2026-03-02T09:15:27.481Z"
          *         },
@@ -1637,6 +2223,10 @@ export interface components {
          *           "salePrice": 29.9,
          *           "stock": 6,
          *           "sku": "TEE-WM",
+         *           "barcode": null,
+         *           "weightGrams": 180,
+         *           "image": null,
+         *           "customFields": {},
          *           "createdAt": "2026-03-02T09:15:27.481Z",
          *           "updatedAt": "2026-03-02T09:15:27.481Z"
          *         }
@@ -1652,40 +2242,89 @@ export interface components {
          *       },
          *       "averageRating": 0,
          *       "totalReviews": 0,
+         *       "vendor": "Acme Apparel",
+         *       "productType": "T-shirts",
+         *       "tags": [
+         *         "organic",
+         *         "summer"
+         *       ],
+         *       "sku": null,
+         *       "barcode": null,
+         *       "weightGrams": null,
+         *       "customFields": {
+         *         "shopify.Google Shopping / Gender": "unisex"
+         *       },
          *       "createdAt": "2026-03-02T09:15:27.481Z",
          *       "updatedAt": "2026-03-02T09:15:27.481Z"
          *     }
          */
         Product: {
+            /** @description the identifier of the attribute set describing this kind of product; null: none */
             attributeSet: string | null;
+            /** @description average review rating, 0 to 5 (0 when there is no review); read-only */
             averageRating: number;
+            /** @description a short label shown on the product, as "New" or "Sale" (at most 255 characters); null: none */
             badge: string | null;
+            /** @description a simple product's own barcode (null for a product with options) */
+            barcode: string | null;
+            /** @description compare-at price (the strike-through price), in major units, at least price; null: none */
             comparePrice: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
+             */
             createdAt: string;
+            customFields: components["schemas"]["CustomFields"];
+            /** @description the product description (text or HTML, at most 100,000 characters); null: none */
             description: string | null;
+            /** @description URL slug, unique in the store (generated from the title when not given) */
             handle: string;
+            /** @description the record's identifier (24 hexadecimal characters), assigned by the server; read-only */
             id: string;
             /** @description image URLs (input name: images) */
             image: string[];
+            /** @description description for search engines (at most 5,000 characters); null: none */
             metaDescription: string | null;
+            /** @description keywords for search engines (at most 5,000 characters); null: none */
             metaKeywords: string | null;
+            /** @description page title for search engines (at most 1,000 characters); null: none */
             metaTitle: string | null;
+            /** @description the options the product comes in (at most 100); [] for a simple product */
             options: components["schemas"]["ProductOption"][];
+            /** @description the price, in major units of the store's currency (24.9 is 24.90), 0 to 10^12; null: none set */
             price: number | null;
+            /** @description a free category, as "T-shirts" (at most 255 characters); null: none */
+            productType: string | null;
             returnConfig: components["schemas"]["ReturnConfig"];
             /** @description the compare-at price (same as comparePrice) */
             salePrice: number | null;
             /** @description manual collection ids (input name: selectedCollections) */
             selectedCollection: string[];
+            /** @description the URL of the size chart (an image or a PDF); null: none */
             sizeChart: string | null;
+            /** @description a simple product's own SKU (null for a product with options: its variants have theirs) */
+            sku: string | null;
+            /** @description `active` (sold) or `disabled` (hidden); default active */
             status: string;
+            /** @description free labels, unique case-insensitively; [] when none */
+            tags: string[];
+            /** @description the product name (1 to 255 characters, not blank) */
             title: string;
+            /** @description number of reviews (0 when none); read-only */
             totalReviews: number;
+            /** @description the product's stock (a simple product's, taken by decrement checkouts) */
             totalStock: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record last changed (ISO 8601, UTC, milliseconds); read-only
+             */
             updatedAt: string;
+            /** @description the variants the options generate, in their order; [] for a simple product */
             variants: components["schemas"]["Variant"][];
+            /** @description the maker or brand (at most 255 characters); null: none */
+            vendor: string | null;
+            /** @description a simple product's own weight in grams */
+            weightGrams: number | null;
         };
         /**
          * @example {
@@ -1696,6 +2335,12 @@ export interface components {
          *       "comparePrice": 29.9,
          *       "images": [
          *         "https://cdn.example.com/tee-front.jpg"
+         *       ],
+         *       "vendor": "Acme Apparel",
+         *       "productType": "T-shirts",
+         *       "tags": [
+         *         "organic",
+         *         "summer"
          *       ],
          *       "options": [
          *         {
@@ -1713,30 +2358,79 @@ export interface components {
          *           ]
          *         }
          *       ],
+         *       "badge": "New",
          *       "variants": [
+         *         {
+         *           "attributes": {
+         *             "Size": "S",
+         *             "Color": "Black"
+         *           },
+         *           "stock": 5,
+         *           "sku": "TEE-BS",
+         *           "price": 24.9,
+         *           "salePrice": 29.9,
+         *           "weightGrams": 180
+         *         },
+         *         {
+         *           "attributes": {
+         *             "Size": "S",
+         *             "Color": "White"
+         *           },
+         *           "stock": 4,
+         *           "sku": "TEE-WS",
+         *           "price": 24.9,
+         *           "salePrice": 29.9,
+         *           "weightGrams": 180
+         *         },
          *         {
          *           "attributes": {
          *             "Size": "M",
          *             "Color": "Black"
          *           },
          *           "stock": 12,
-         *           "sku": "TEE-BM"
+         *           "sku": "TEE-BM",
+         *           "price": 24.9,
+         *           "salePrice": 29.9,
+         *           "weightGrams": 180
+         *         },
+         *         {
+         *           "attributes": {
+         *             "Size": "M",
+         *             "Color": "White"
+         *           },
+         *           "stock": 6,
+         *           "sku": "TEE-WM",
+         *           "price": 24.9,
+         *           "salePrice": 29.9,
+         *           "weightGrams": 180
          *         }
-         *       ]
+         *       ],
+         *       "customFields": {
+         *         "shopify.Google Shopping / Gender": "unisex"
+         *       }
          *     }
          */
         ProductCreate: {
+            /** @description the product name, 1 to 255 characters, not blank */
             title: string;
             /** @description slugified; generated from the title when omitted */
             handle?: string;
+            /** @description text or HTML, at most 100,000 characters */
             description?: string | null;
-            /** @enum {string} */
+            /**
+             * @description `active` (sold) or `disabled` (hidden); default active
+             * @enum {string}
+             */
             status?: "active" | "disabled";
+            /** @description a short label shown on the product, as "New" (at most 255 characters) */
             badge?: string | null;
+            /** @description the price in major units of the store's currency (24.9 is 24.90), 0 to 10^12 */
             price?: number | null;
+            /** @description compare-at (strike-through) price in major units, 0 to 10^12; must be at least price */
             comparePrice?: number | null;
             /** @description alias of comparePrice */
             salePrice?: number | null;
+            /** @description a simple product's units in stock, 0 to 2,147,483,647 */
             totalStock?: number | null;
             /** @description http(s) URLs or base64 data URIs */
             images?: string[];
@@ -1744,34 +2438,66 @@ export interface components {
             image?: string[];
             /** @description http(s) URL or base64 data URI (image or PDF) */
             sizeChart?: string | null;
+            /** @description identifiers of manual collections of this store to put the product in (at most 1000) */
             selectedCollections?: string[];
             /** @description alias of selectedCollections (its output name); send one of the two */
             selectedCollection?: string[];
+            /** @description the identifier of an attribute set of this store */
             attributeSet?: string | null;
+            /** @description at most 100 options; their values combine into the variants (changing them regenerates them) */
             options?: components["schemas"]["ProductOptionInput"][];
             /** @description price, salePrice, stock and sku of the variants the options generate (or keep), matched by attributes */
             variants?: components["schemas"]["VariantEntry"][];
+            /** @description page title for search engines, at most 1,000 characters */
             metaTitle?: string | null;
+            /** @description description for search engines, at most 5,000 characters */
             metaDescription?: string | null;
+            /** @description keywords for search engines, at most 5,000 characters */
             metaKeywords?: string | null;
             returnConfig?: components["schemas"]["ReturnConfigInput"];
+            /** @description the maker or brand, at most 255 characters */
+            vendor?: string | null;
+            /** @description a free category, as "T-shirts", at most 255 characters */
+            productType?: string | null;
+            /** @description trimmed, empty ones dropped, unique case-insensitively (the first spelling kept), at most 250 */
+            tags?: string[];
+            /** @description only a product without options has its own SKU */
+            sku?: string | null;
+            /** @description only a product without options has its own barcode */
+            barcode?: string | null;
+            /** @description only a product without options has its own weight */
+            weightGrams?: number | null;
+            customFields?: components["schemas"]["CustomFieldsInput"];
         };
         ProductList: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
+            /** @description this page's records, in the order asked for */
             data: components["schemas"]["Product"][];
             pagination: components["schemas"]["Pagination"];
         };
+        /** @description an option the product comes in; its values combine into the variants */
         ProductOption: {
+            /** @description the option, as "Size" or "Color" */
             name: string;
+            /** @description its values, in the order variants are generated */
             values: string[];
         };
+        /** @description an option and its values */
         ProductOptionInput: {
+            /** @description the option, as "Size" (1 to 255 characters, unique in the product case-insensitively) */
             name: string;
+            /** @description its values, 1 to 2048, each 1 to 255 characters, unique; their order is the order of the variants */
             values: string[];
         };
         ProductResponse: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
             data: components["schemas"]["Product"];
         };
@@ -1790,17 +2516,26 @@ export interface components {
          *     }
          */
         ProductUpdate: {
+            /** @description the product name, 1 to 255 characters, not blank */
             title?: string;
             /** @description slugified; generated from the title when omitted */
             handle?: string;
+            /** @description text or HTML, at most 100,000 characters */
             description?: string | null;
-            /** @enum {string} */
+            /**
+             * @description `active` (sold) or `disabled` (hidden); default active
+             * @enum {string}
+             */
             status?: "active" | "disabled";
+            /** @description a short label shown on the product, as "New" (at most 255 characters) */
             badge?: string | null;
+            /** @description the price in major units of the store's currency (24.9 is 24.90), 0 to 10^12 */
             price?: number | null;
+            /** @description compare-at (strike-through) price in major units, 0 to 10^12; must be at least price */
             comparePrice?: number | null;
             /** @description alias of comparePrice */
             salePrice?: number | null;
+            /** @description a simple product's units in stock, 0 to 2,147,483,647 */
             totalStock?: number | null;
             /** @description http(s) URLs or base64 data URIs */
             images?: string[];
@@ -1808,47 +2543,110 @@ export interface components {
             image?: string[];
             /** @description http(s) URL or base64 data URI (image or PDF) */
             sizeChart?: string | null;
+            /** @description identifiers of manual collections of this store to put the product in (at most 1000) */
             selectedCollections?: string[];
             /** @description alias of selectedCollections (its output name); send one of the two */
             selectedCollection?: string[];
+            /** @description the identifier of an attribute set of this store */
             attributeSet?: string | null;
+            /** @description at most 100 options; their values combine into the variants (changing them regenerates them) */
             options?: components["schemas"]["ProductOptionInput"][];
             /** @description price, salePrice, stock and sku of the variants the options generate (or keep), matched by attributes */
             variants?: components["schemas"]["VariantEntry"][];
+            /** @description page title for search engines, at most 1,000 characters */
             metaTitle?: string | null;
+            /** @description description for search engines, at most 5,000 characters */
             metaDescription?: string | null;
+            /** @description keywords for search engines, at most 5,000 characters */
             metaKeywords?: string | null;
             returnConfig?: components["schemas"]["ReturnConfigInput"];
+            /** @description the maker or brand, at most 255 characters */
+            vendor?: string | null;
+            /** @description a free category, as "T-shirts", at most 255 characters */
+            productType?: string | null;
+            /** @description trimmed, empty ones dropped, unique case-insensitively (the first spelling kept), at most 250 */
+            tags?: string[];
+            /** @description only a product without options has its own SKU */
+            sku?: string | null;
+            /** @description only a product without options has its own barcode */
+            barcode?: string | null;
+            /** @description only a product without options has its own weight */
+            weightGrams?: number | null;
+            customFields?: components["schemas"]["CustomFieldsInput"];
         };
         ProductVariantUpdate: {
+            /** @description the variant's price in major units (24.9 is 24.90), 0 to 10^12; null clears it */
             price?: number | null;
+            /** @description compare-at (strike-through) price in major units, 0 to 10^12; null clears it */
             salePrice?: number | null;
+            /** @description units in stock, 0 to 2,147,483,647 (default 0) */
             stock?: number;
+            /** @description stock keeping unit, unique per store, at most 255 characters */
             sku?: string | null;
+            /** @description GTIN, EAN, UPC, ISBN, … (at most 255 characters) */
+            barcode?: string | null;
+            /** @description shipping weight in grams, 0 to 10^9 (fractions allowed) */
+            weightGrams?: number | null;
+            /** @description an absolute http(s) URL */
+            image?: string | null;
+            customFields?: components["schemas"]["CustomFieldsInput"];
         };
+        /** @description the refund of the order, if any */
         Refund: {
+            /** @description refund state, free text, as "Approved" (at most 255 characters); null: none */
             status?: string | null;
+            /** @description the merchant's note (at most 10,000 characters); null: none */
             adminRemark?: string | null;
         };
+        /** @description the refund of the order, if any */
+        RefundInput: {
+            /** @description refund state, free text, as "Approved" (at most 255 characters); null: none */
+            status?: string | null;
+            /** @description the merchant's note (at most 10,000 characters); null: none */
+            adminRemark?: string | null;
+        };
+        /** @description how the product may be returned or exchanged */
         ReturnConfig: {
             /** @description days; overrides the store setting when useGlobalConfig is false */
             customReturnWindow: number | null;
+            /** @description whether the product may be exchanged (default true) */
             exchangeable: boolean;
+            /** @description whether the product may be returned (default true) */
             returnable: boolean;
+            /** @description true (the default): the store's return settings apply and the other fields are informative */
             useGlobalConfig: boolean;
         };
+        /** @description the fields given change; the others keep their value */
         ReturnConfigInput: {
+            /** @description use the store's return settings (default true) */
             useGlobalConfig?: boolean;
+            /** @description may be returned (default true) */
             returnable?: boolean;
+            /** @description may be exchanged (default true) */
             exchangeable?: boolean;
+            /** @description days to return it in, 0 to 36,500, used when useGlobalConfig is false; null: none */
             customReturnWindow?: number | null;
         };
+        /** @description one shipment of the order */
         TrackingInfo: {
+            /** @description the carrier's tracking number, 1 to 255 characters */
             trackingNumber: string;
+            /** @description the carrier, as "UPS" (at most 255 characters); null: none */
             shippingCarrier?: string | null;
+            /** @description where the parcel can be followed (at most 2,048 characters); null: none */
+            trackingUrl?: string | null;
+        };
+        /** @description one shipment of the order */
+        TrackingInfoInput: {
+            /** @description the carrier's tracking number, 1 to 255 characters */
+            trackingNumber: string;
+            /** @description the carrier, as "UPS" (at most 255 characters); null: none */
+            shippingCarrier?: string | null;
+            /** @description where the parcel can be followed (at most 2,048 characters); null: none */
             trackingUrl?: string | null;
         };
         /**
+         * @description one combination of option values of a product (M / Black), with its own price and stock
          * @example {
          *       "id": "65e2f0a1c3b4d5e6f7a8b9e3",
          *       "productId": "65e2f0a1c3b4d5e6f7a8b9c0",
@@ -1860,6 +2658,10 @@ export interface components {
          *       "salePrice": 29.9,
          *       "stock": 12,
          *       "sku": "TEE-BM",
+         *       "barcode": null,
+         *       "weightGrams": 180,
+         *       "image": null,
+         *       "customFields": {},
          *       "createdAt": "2026-03-02T09:15:27.481Z",
          *       "updatedAt": "2026-03-02T09:15:27.481Z"
          *     }
@@ -1869,48 +2671,97 @@ export interface components {
             attributes: {
                 [key: string]: string;
             };
-            /** Format: date-time */
+            /** @description GTIN, EAN, UPC, ISBN, … */
+            barcode: string | null;
+            /**
+             * Format: date-time
+             * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
+             */
             createdAt: string;
+            customFields: components["schemas"]["CustomFields"];
+            /** @description the record's identifier (24 hexadecimal characters), assigned by the server; read-only */
             id: string;
+            /** @description the URL of the image of this variant */
+            image: string | null;
+            /** @description the variant's price, in major units of the store's currency (24.9 is 24.90); null: none set */
             price: number | null;
+            /** @description the identifier of the product the variant belongs to; read-only */
             productId: string;
-            /** @description compare-at price */
+            /** @description compare-at price (the strike-through price), in major units; null: none */
             salePrice: number | null;
+            /** @description stock keeping unit, unique per store; null: none */
             sku: string | null;
+            /** @description units in stock (0 or more; 0 when never set) */
             stock: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record last changed (ISO 8601, UTC, milliseconds); read-only
+             */
             updatedAt: string;
+            /** @description shipping weight in grams (fractions allowed); null: none */
+            weightGrams: number | null;
         };
+        /** @description the fields of one variant, which its attributes name */
         VariantEntry: {
+            /** @description option name -> value naming the variant, as {"Size": "M", "Color": "Black"} (names case-insensitive) */
             attributes: {
                 [key: string]: string;
             };
+            /** @description the variant's price in major units (24.9 is 24.90), 0 to 10^12; null clears it */
             price?: number | null;
+            /** @description compare-at (strike-through) price in major units, 0 to 10^12; null clears it */
             salePrice?: number | null;
+            /** @description units in stock, 0 to 2,147,483,647 (default 0) */
             stock?: number;
+            /** @description stock keeping unit, unique per store, at most 255 characters */
             sku?: string | null;
+            /** @description GTIN, EAN, UPC, ISBN, … (at most 255 characters) */
+            barcode?: string | null;
+            /** @description shipping weight in grams, 0 to 10^9 (fractions allowed) */
+            weightGrams?: number | null;
+            /** @description an absolute http(s) URL */
+            image?: string | null;
+            customFields?: components["schemas"]["CustomFieldsInput"];
         };
         VariantList: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
+            /** @description this page's records, in the order asked for */
             data: components["schemas"]["Variant"][];
             pagination: components["schemas"]["Pagination"];
         };
         VariantResponse: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
             data: components["schemas"]["Variant"];
         };
+        /** @description an endpoint the store POSTs its events to, signed */
         Webhook: {
+            /** @description the record's identifier (24 hexadecimal characters), assigned by the server; read-only */
             id: string;
+            /** @description where deliveries are POSTed (http or https) */
             url: string;
+            /** @description the event types delivered, or ["*"] for all */
             events: string[];
+            /** @description a note on what the webhook is for; null: none */
             description: string | null;
             /** @description false: no new deliveries; set by the service after 3 days of failures */
             enabled: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record last changed (ISO 8601, UTC, milliseconds); read-only
+             */
             updatedAt: string;
         };
         WebhookCreate: {
@@ -1918,63 +2769,137 @@ export interface components {
             url: string;
             /** @description event types to receive, or ["*"] for all */
             events: ("*" | "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted")[];
+            /** @description a note on what the webhook is for, at most 1,000 characters */
             description?: string | null;
         };
+        /** @description the webhook just created, with its signing secret (shown this once) */
         WebhookCreated: {
+            /** @description the record's identifier (24 hexadecimal characters), assigned by the server; read-only */
             id: string;
+            /** @description where deliveries are POSTed (http or https) */
             url: string;
+            /** @description the event types delivered, or ["*"] for all */
             events: string[];
+            /** @description a note on what the webhook is for; null: none */
             description: string | null;
             /** @description false: no new deliveries; set by the service after 3 days of failures */
             enabled: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record last changed (ISO 8601, UTC, milliseconds); read-only
+             */
             updatedAt: string;
             /** @description whsec_…: verifies the signatures (Standard Webhooks); shown only in this response */
             secret: string;
         };
         WebhookCreatedResponse: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
             data: components["schemas"]["WebhookCreated"];
         };
+        /** @description the sending of one event to one webhook, with its attempts */
         WebhookDelivery: {
+            /** @description the record's identifier (24 hexadecimal characters), assigned by the server; read-only */
             id: string;
             /** @description the webhook-id header of every attempt */
             eventId: string;
+            /** @description the event type delivered, as "product.updated" */
             type: string;
-            /** @enum {string} */
+            /**
+             * @description `pending` (to be attempted, or retried), `succeeded` (a 2xx answer) or `failed` (retries exhausted)
+             * @enum {string}
+             */
             status: "pending" | "succeeded" | "failed";
+            /** @description attempts made so far (0 before the first) */
             attempts: number;
+            /** @description the HTTP status of the last attempt; null: no answer (or no attempt yet) */
             lastResponseStatus: number | null;
+            /** @description why the last attempt failed (a timeout, a refused connection); null: none */
             lastError: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the next attempt is due; null: none is (the delivery has ended)
+             */
             nextAttemptAt: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description when the record last changed (ISO 8601, UTC, milliseconds); read-only
+             */
             updatedAt: string;
         };
         WebhookDeliveryList: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
+            /** @description this page's records, in the order asked for */
             data: components["schemas"]["WebhookDelivery"][];
             pagination: components["schemas"]["Pagination"];
         };
         WebhookDeliveryResponse: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
             data: components["schemas"]["WebhookDelivery"];
         };
         WebhookList: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
+            /** @description this page's records, in the order asked for */
             data: components["schemas"]["Webhook"][];
             pagination: components["schemas"]["Pagination"];
         };
+        WebhookReplay: {
+            /** @description start after this event (its id) */
+            after?: string;
+            /**
+             * Format: date-time
+             * @description events created at or after this time
+             */
+            since?: string;
+            /**
+             * Format: date-time
+             * @description events created before this time
+             */
+            until?: string;
+        };
+        /** @description what a replay queued */
+        WebhookReplayQueued: {
+            /** @description events of the range the webhook subscribes to: each gets a new delivery */
+            queued: number;
+        };
+        WebhookReplayQueuedResponse: {
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
+            success: true;
+            data: components["schemas"]["WebhookReplayQueued"];
+        };
         WebhookResponse: {
-            /** @enum {boolean} */
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
             success: true;
             data: components["schemas"]["Webhook"];
         };
@@ -1983,7 +2908,9 @@ export interface components {
             url?: string;
             /** @description event types to receive, or ["*"] for all */
             events?: ("*" | "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted")[];
+            /** @description a note on what the webhook is for, at most 1,000 characters */
             description?: string | null;
+            /** @description false pauses deliveries; true resumes them (and re-enables a webhook the service disabled) */
             enabled?: boolean;
         };
     };
@@ -1995,6 +2922,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Preference-Applied": components["headers"]["Preference-Applied"];
                 [name: string]: unknown;
             };
             content: {
@@ -2025,6 +2953,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Preference-Applied": components["headers"]["Preference-Applied"];
                 [name: string]: unknown;
             };
             content: {
@@ -2048,6 +2977,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Preference-Applied": components["headers"]["Preference-Applied"];
                 [name: string]: unknown;
             };
             content: {
@@ -2071,6 +3001,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Preference-Applied": components["headers"]["Preference-Applied"];
                 [name: string]: unknown;
             };
             content: {
@@ -2096,6 +3027,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Preference-Applied": components["headers"]["Preference-Applied"];
                 [name: string]: unknown;
             };
             content: {
@@ -2121,6 +3053,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Preference-Applied": components["headers"]["Preference-Applied"];
                 [name: string]: unknown;
             };
             content: {
@@ -2144,6 +3077,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Preference-Applied": components["headers"]["Preference-Applied"];
                 [name: string]: unknown;
             };
             content: {
@@ -2167,6 +3101,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Preference-Applied": components["headers"]["Preference-Applied"];
                 [name: string]: unknown;
             };
             content: {
@@ -2190,6 +3125,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Preference-Applied": components["headers"]["Preference-Applied"];
                 [name: string]: unknown;
             };
             content: {
@@ -2214,6 +3150,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Preference-Applied": components["headers"]["Preference-Applied"];
                 [name: string]: unknown;
             };
             content: {
@@ -2237,6 +3174,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Preference-Applied": components["headers"]["Preference-Applied"];
                 [name: string]: unknown;
             };
             content: {
@@ -2261,6 +3199,7 @@ export interface components {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Preference-Applied": components["headers"]["Preference-Applied"];
                 [name: string]: unknown;
             };
             content: {
@@ -2283,6 +3222,8 @@ export interface components {
     headers: {
         /** @description the id of this request (yours, if you sent a sane X-Request-Id): quote it in reports */
         "X-Request-Id": string;
+        /** @description `handling=strict` or `handling=lenient` when the request stated that preference in `Prefer` */
+        "Preference-Applied": string;
         /** @description seconds to wait before retrying */
         "Retry-After": number;
         /** @description requests allowed in the current window, per credential (when rate limiting is on) */
@@ -2360,7 +3301,13 @@ export interface operations {
     createAccessToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2374,6 +3321,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2384,6 +3332,7 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2410,6 +3359,7 @@ export interface operations {
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2430,6 +3380,7 @@ export interface operations {
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2451,6 +3402,7 @@ export interface operations {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2471,6 +3423,7 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2492,6 +3445,7 @@ export interface operations {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2513,7 +3467,13 @@ export interface operations {
     listApiKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2526,6 +3486,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2546,6 +3507,11 @@ export interface operations {
             header?: {
                 /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
                 "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -2565,6 +3531,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2589,6 +3556,11 @@ export interface operations {
             header?: {
                 /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
                 "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -2605,6 +3577,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2636,7 +3609,13 @@ export interface operations {
                 cursor?: string;
                 status?: "active" | "inactive";
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2649,6 +3628,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2669,6 +3649,11 @@ export interface operations {
             header?: {
                 /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
                 "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -2688,6 +3673,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2712,6 +3698,11 @@ export interface operations {
             header?: {
                 /** @description ETag(s) of the version you have: 304 without a body if it is still current */
                 "if-none-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -2728,6 +3719,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2742,6 +3734,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2763,6 +3756,11 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
                 "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -2779,6 +3777,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2805,6 +3804,11 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
                 "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -2826,6 +3830,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2860,7 +3865,13 @@ export interface operations {
                 cursor?: string;
                 expand?: "values";
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2873,6 +3884,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2893,6 +3905,11 @@ export interface operations {
             header?: {
                 /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
                 "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -2912,6 +3929,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2938,6 +3956,11 @@ export interface operations {
             header?: {
                 /** @description ETag(s) of the version you have: 304 without a body if it is still current */
                 "if-none-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -2954,6 +3977,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2968,6 +3992,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2989,6 +4014,11 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
                 "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -3005,6 +4035,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3031,6 +4062,11 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
                 "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -3052,6 +4088,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3088,8 +4125,20 @@ export interface operations {
                 status?: "active" | "disabled";
                 /** @description a collection id: its members, manual or smart */
                 collection?: string;
+                /** @description exact vendor, case-insensitive */
+                vendor?: string;
+                /** @description exact productType, case-insensitive */
+                productType?: string;
+                /** @description products having this tag (case-insensitive) */
+                tag?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3102,6 +4151,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3122,6 +4172,11 @@ export interface operations {
             header?: {
                 /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
                 "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -3141,6 +4196,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3165,6 +4221,11 @@ export interface operations {
             header?: {
                 /** @description ETag(s) of the version you have: 304 without a body if it is still current */
                 "if-none-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -3181,6 +4242,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3195,6 +4257,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3216,6 +4279,11 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
                 "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -3232,6 +4300,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3258,6 +4327,11 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
                 "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -3279,6 +4353,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3312,7 +4387,13 @@ export interface operations {
                 /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -3327,6 +4408,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3350,6 +4432,11 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
                 "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -3372,6 +4459,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3405,7 +4493,13 @@ export interface operations {
                 /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -3420,6 +4514,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3448,7 +4543,13 @@ export interface operations {
                 /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3461,6 +4562,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3481,6 +4583,11 @@ export interface operations {
             header?: {
                 /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
                 "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -3500,6 +4607,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3524,6 +4632,11 @@ export interface operations {
             header?: {
                 /** @description ETag(s) of the version you have: 304 without a body if it is still current */
                 "if-none-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -3540,6 +4653,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3554,6 +4668,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3575,6 +4690,11 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
                 "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -3591,6 +4711,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3617,6 +4738,11 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
                 "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -3638,6 +4764,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3671,7 +4798,13 @@ export interface operations {
                 /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3684,6 +4817,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3704,6 +4838,11 @@ export interface operations {
             header?: {
                 /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
                 "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -3723,6 +4862,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3747,6 +4887,11 @@ export interface operations {
             header?: {
                 /** @description ETag(s) of the version you have: 304 without a body if it is still current */
                 "if-none-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -3763,6 +4908,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3777,6 +4923,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3798,6 +4945,11 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
                 "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -3814,6 +4966,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3840,6 +4993,11 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
                 "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -3861,6 +5019,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3884,7 +5043,13 @@ export interface operations {
     listCustomerAddresses: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path: {
                 customerId: string;
             };
@@ -3899,6 +5064,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3920,12 +5086,18 @@ export interface operations {
             header?: {
                 /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
                 "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 customerId: string;
             };
             cookie?: never;
         };
+        /** @description the fields of an address; on a change, the fields given change and the others keep their value */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AddressInput"];
@@ -3941,6 +5113,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3966,6 +5139,11 @@ export interface operations {
             header?: {
                 /** @description ETag(s) of the version you have: 304 without a body if it is still current */
                 "if-none-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -3982,6 +5160,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3996,6 +5175,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4017,6 +5197,11 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
                 "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -4033,11 +5218,15 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @enum {boolean} */
+                        /**
+                         * @description always true on a success
+                         * @enum {boolean}
+                         */
                         success: true;
                         data: null;
                     };
@@ -4063,12 +5252,18 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
                 "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
             };
             cookie?: never;
         };
+        /** @description the fields of an address; on a change, the fields given change and the others keep their value */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AddressInput"];
@@ -4084,6 +5279,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4123,7 +5319,13 @@ export interface operations {
                 /** @description the customer's orders */
                 userId?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4136,6 +5338,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4156,6 +5359,11 @@ export interface operations {
             header?: {
                 /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
                 "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -4175,6 +5383,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4193,6 +5402,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4223,6 +5433,11 @@ export interface operations {
             header?: {
                 /** @description ETag(s) of the version you have: 304 without a body if it is still current */
                 "if-none-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -4239,6 +5454,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4253,6 +5469,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4274,6 +5491,11 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
                 "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -4290,6 +5512,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4316,6 +5539,11 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
                 "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -4337,6 +5565,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4367,8 +5596,16 @@ export interface operations {
                 after?: string;
                 /** @description pagination.nextCursor of the previous page, with the same types and limit */
                 cursor?: string;
+                /** @description long poll: when the page would be empty, hold the request up to this many seconds until an event after its position is committed (answered within about a second of it), then answer; the empty page when the time is up */
+                wait?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4381,6 +5618,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4400,24 +5638,34 @@ export interface operations {
             query?: {
                 /** @description only records with updatedAt >= this date-time */
                 updatedSince?: string;
+                /** @description ndjson (default), or shopify: text/csv in the layout Shopify imports (docs/exports.md) */
+                format?: "ndjson" | "shopify";
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description NDJSON: one products record per line */
+            /** @description NDJSON: one products record per line; or CSV with format=shopify */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/x-ndjson": components["schemas"]["Product"];
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4434,7 +5682,13 @@ export interface operations {
                 /** @description only records with updatedAt >= this date-time */
                 updatedSince?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4447,6 +5701,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4467,7 +5722,13 @@ export interface operations {
                 /** @description only records with updatedAt >= this date-time */
                 updatedSince?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4480,6 +5741,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4500,7 +5762,13 @@ export interface operations {
                 /** @description only records with updatedAt >= this date-time */
                 updatedSince?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4513,6 +5781,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4532,24 +5801,34 @@ export interface operations {
             query?: {
                 /** @description only records with updatedAt >= this date-time */
                 updatedSince?: string;
+                /** @description ndjson (default), or shopify: text/csv in the layout Shopify imports (docs/exports.md) */
+                format?: "ndjson" | "shopify";
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description NDJSON: one customers record per line */
+            /** @description NDJSON: one customers record per line; or CSV with format=shopify */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/x-ndjson": components["schemas"]["Customer"];
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4565,24 +5844,34 @@ export interface operations {
             query?: {
                 /** @description only records with updatedAt >= this date-time */
                 updatedSince?: string;
+                /** @description ndjson (default), or shopify: text/csv in the layout Shopify imports (docs/exports.md) */
+                format?: "ndjson" | "shopify";
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description NDJSON: one orders record per line */
+            /** @description NDJSON: one orders record per line; or CSV with format=shopify */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/x-ndjson": components["schemas"]["Order"];
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4606,7 +5895,13 @@ export interface operations {
                 /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4619,6 +5914,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4639,6 +5935,11 @@ export interface operations {
             header?: {
                 /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
                 "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -4658,6 +5959,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4682,6 +5984,11 @@ export interface operations {
             header?: {
                 /** @description ETag(s) of the version you have: 304 without a body if it is still current */
                 "if-none-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -4698,6 +6005,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4712,6 +6020,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4733,6 +6042,11 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
                 "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -4749,6 +6063,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4775,6 +6090,11 @@ export interface operations {
                 "idempotency-key"?: string;
                 /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
                 "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -4796,6 +6116,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4822,6 +6143,11 @@ export interface operations {
             header?: {
                 /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
                 "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -4838,6 +6164,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4849,6 +6176,57 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replayWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookReplay"];
+            };
+        };
+        responses: {
+            /** @description Accepted: the work is queued */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReplayQueuedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4869,7 +6247,13 @@ export interface operations {
                 cursor?: string;
                 status?: "pending" | "succeeded" | "failed";
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -4884,6 +6268,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4905,6 +6290,11 @@ export interface operations {
             header?: {
                 /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
                 "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -4922,6 +6312,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4944,10 +6335,19 @@ export interface operations {
             query: {
                 /** @description what every line of the file is */
                 resource: "products" | "collections" | "customers" | "orders";
+                /** @description a CSV file's platform layout; recognised from its header row when omitted */
+                format?: "shopify" | "woocommerce";
+                /** @description check every line exactly as a real run would; the job reports its counters and errors and writes nothing */
+                dryRun?: boolean;
             };
             header?: {
                 /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
                 "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path?: never;
             cookie?: never;
@@ -4955,6 +6355,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-ndjson": string;
+                "text/csv": string;
             };
         };
         responses: {
@@ -4967,6 +6368,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5000,7 +6402,13 @@ export interface operations {
                 status?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
                 resource?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5013,6 +6421,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5033,6 +6442,11 @@ export interface operations {
             header?: {
                 /** @description ETag(s) of the version you have: 304 without a body if it is still current */
                 "if-none-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -5049,6 +6463,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5063,6 +6478,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5085,7 +6501,13 @@ export interface operations {
                 /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
             path: {
                 id: string;
             };
@@ -5100,6 +6522,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5121,6 +6544,11 @@ export interface operations {
             header?: {
                 /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
                 "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
             };
             path: {
                 id: string;
@@ -5138,6 +6566,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -11,7 +11,7 @@ let importCollection: ReturnType<typeof importCollectionLine>;
 beforeAll(async () => {
   t = await setupTestApp();
   // The import engine's context: the app's media store and limits.
-  importCollection = importCollectionLine({ media: createMediaStore(t.config), config: t.config });
+  importCollection = importCollectionLine({ media: createMediaStore(t.config, t.database), config: t.config });
 }, 180_000);
 afterAll(() => t.close());
 

@@ -1,10 +1,10 @@
 import type { Tx } from '../db/index.js';
 import { invalidField } from '../errors.js';
 import { appendEvents } from '../events/index.js';
-import { compileBodyCheck } from '../http/index.js';
 import type { MediaStore } from '../media/index.js';
-import { changesNothing, withoutIgnored } from '../shared/index.js';
-import { CreateCollectionBody } from './collections.schema.js';
+import type { ImportLineOptions } from '../shared/index.js';
+import { changesNothing, compileBodyCheck, withoutIgnored } from '../shared/index.js';
+import { Collection, CreateCollectionBody } from './collections.schema.js';
 import { createCollection, currentCollection, updateCollection } from './collections.service.js';
 import { collectionIdByHandle } from './collections.sql.js';
 import { suppliedHandle } from './handles.js';
@@ -15,7 +15,8 @@ export interface CollectionImportContext {
   config: { mediaMaxBytes: number };
 }
 
-const checkLine = compileBodyCheck(CreateCollectionBody);
+// A collection as GET returns it is a valid line: its read-only names are ignored.
+const checkLine = compileBodyCheck(CreateCollectionBody, Collection);
 
 /**
  * The line handler of collections (the body POST /collections takes), upserted by `handle`: the store's
@@ -26,8 +27,14 @@ const checkLine = compileBodyCheck(CreateCollectionBody);
  */
 export function importCollectionLine(context: CollectionImportContext) {
   const uploads = { store: context.media, maxBytes: context.config.mediaMaxBytes };
-  return async (trx: Tx, storeId: string, line: unknown): Promise<'created' | 'updated'> => {
-    const input = checkLine(withoutIgnored(line));
+  return async (
+    trx: Tx,
+    storeId: string,
+    line: unknown,
+    _text: string,
+    { handling }: ImportLineOptions,
+  ): Promise<'created' | 'updated'> => {
+    const input = checkLine(withoutIgnored(line), handling);
     if (input.handle === undefined) throw invalidField('handle', 'is required in an import line: it is the key the line is matched by');
     const handle = suppliedHandle(input.handle);
     const id = handle ? await collectionIdByHandle(trx, storeId, handle) : undefined;

@@ -1,4 +1,4 @@
-import { type EventType, loadRecordsWith } from '../events/index.js';
+import type { EventType, RecordKindFeed } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
 import { DeletedEnvelope, IdParams, ok, okList } from '../shared/index.js';
@@ -80,9 +80,10 @@ function registerWrites(app: App, ctx: AppContext, uploads: ImageUploads): void 
   );
 }
 
+/** Collections in the feed (src/app.ts passes it in): derived changes (a product's collections, a child's parent) read them. */
+export const collectionRecordKind: RecordKindFeed = { load: getCollection };
+
 export async function registerCollectionRoutes(app: App, ctx: AppContext): Promise<void> {
-  // derived changes (a product's collections, a child's parent) read collections through the feed
-  loadRecordsWith('collection', getCollection);
   registerReads(app, ctx);
   registerWrites(app, ctx, { store: ctx.media, maxBytes: ctx.config.mediaMaxBytes });
 }

@@ -2,11 +2,24 @@ import type { Db } from '../db/index.js';
 import { type Tx, withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
 import { storeMedia } from '../media/index.js';
-import { countedTotal, deleteRecord, isId, lockedCurrent, newId, runList, suppliedColumns } from '../shared/index.js';
+import {
+  countedTotal,
+  customFieldsDetails,
+  deleteRecord,
+  isId,
+  lockedCurrent,
+  mergeCustomFields,
+  newCustomFields,
+  newId,
+  runList,
+  selectByIds,
+  suppliedColumns,
+} from '../shared/index.js';
 import { fieldDetails, type ImageUploads, type ResolvedRules, referenceDetails, resolveRules } from './collections.checks.js';
 import type { Collection, CollectionListQuery, CreateCollectionInput, UpdateCollectionInput } from './collections.schema.js';
 import {
   type CollectionRow,
+  findCollection,
   findCollectionRow,
   listSpec,
   lockStoreCollections,
@@ -28,14 +41,23 @@ const missing = () => notFound('Collection');
 async function check(db: Db, storeId: string, input: UpdateCollectionInput, current: CollectionRow | null, uploads: ImageUploads) {
   const rules = resolveRules(input, current);
   const fields = fieldDetails(input, uploads);
-  const details = [...fields.details, ...rules.details, ...(await referenceDetails(db, storeId, input, rules.type, current?.id ?? null))];
+  // merged key by key into the stored ones (a null removes a key); on create nulls are dropped
+  const customFields = current ? mergeCustomFields(current.custom_fields, input.customFields) : newCustomFields(input.customFields);
+  const details = [
+    ...fields.details,
+    ...rules.details,
+    ...customFieldsDetails(customFields),
+    ...(await referenceDetails(db, storeId, input, rules.type, current?.id ?? null)),
+  ];
   if (details.length) throw validationError(details);
-  return { rules: rules as ResolvedRules, handle: fields.handle, image: fields.image, pending: fields.pending };
+  const customFieldsColumn = input.customFields !== undefined || !current ? JSON.stringify(customFields) : undefined;
+  return { rules: rules as ResolvedRules, handle: fields.handle, image: fields.image, pending: fields.pending, customFieldsColumn };
 }
 
 /** The columns every write sets from the input when supplied (the rest is left as stored). */
-function plainColumns(input: UpdateCollectionInput, image: string | null | undefined) {
+function plainColumns(input: UpdateCollectionInput, image: string | null | undefined, customFields: string | undefined) {
   return suppliedColumns({
+    custom_fields: customFields,
     title: input.title?.trim(),
     description: input.description,
     image,
@@ -59,16 +81,14 @@ async function findRow(db: Db, storeId: string, id: string): Promise<CollectionR
 }
 
 export async function getCollection(db: Db, storeId: string, id: string): Promise<Collection> {
-  const row = isId(id) ? await selectCollections(db, storeId).where('id', '=', id).executeTakeFirst() : undefined;
+  const row = isId(id) ? await findCollection(db, storeId, id) : undefined;
   if (!row) throw missing();
   return toCollectionOutput(row);
 }
 
-/** The store's collections among `ids` as GET returns them, in id order, in one statement (exports read chunks so). */
+/** The store's collections among `ids` as GET returns them, in the order of `ids`, in one statement (exports read chunks so). */
 export async function getCollectionsByIds(db: Db, storeId: string, ids: string[]): Promise<Collection[]> {
-  const valid = ids.filter(isId);
-  if (valid.length === 0) return [];
-  const rows = await selectCollections(db, storeId).where('id', 'in', valid).orderBy('id').execute();
+  const rows = await selectByIds(selectCollections(db, storeId), ids);
   return rows.map(toCollectionOutput);
 }
 
@@ -87,10 +107,10 @@ export function createCollection(db: Db, storeId: string, input: CreateCollectio
 }
 
 async function createInTx(db: Tx, storeId: string, input: CreateCollectionInput, uploads: ImageUploads): Promise<Collection> {
-  const { rules, handle, image, pending } = await check(db, storeId, input, null, uploads);
+  const { rules, handle, image, pending, customFieldsColumn } = await check(db, storeId, input, null, uploads);
   const id = newId();
   const now = new Date();
-  const columns = { ...plainColumns(input, image), ...ruleColumns(rules) };
+  const columns = { ...plainColumns(input, image, customFieldsColumn), ...ruleColumns(rules) };
   await insertCollection(db, { store_id: storeId, id, title: input.title.trim(), ...columns, created_at: now, updated_at: now }, handle);
   await parentMoved(db, storeId, null, input.parentCollection ?? null);
   if (rules.type === 'manual' && input.selectedProducts?.length) {
@@ -115,9 +135,9 @@ export async function updateCollection(
   await lockStoreCollections(db, storeId);
   // findRow holds the id guard
   const current = await findRow(db, storeId, id);
-  const { rules, handle, image, pending } = await check(db, storeId, input, current, uploads);
+  const { rules, handle, image, pending, customFieldsColumn } = await check(db, storeId, input, current, uploads);
   await updateCollectionRow(db, storeId, id, {
-    ...plainColumns(input, image),
+    ...plainColumns(input, image, customFieldsColumn),
     ...(handle !== undefined ? { handle } : {}),
     ...ruleColumns(rules),
   });

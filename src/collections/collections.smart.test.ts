@@ -172,7 +172,7 @@ describe('rule validation', () => {
 
   it('types every condition strictly', async () => {
     const bad = [
-      { field: 'vendor', operator: 'equals', value: 'x' },
+      { field: 'color', operator: 'equals', value: 'x' },
       { field: 'price', operator: 'equals', value: 5 },
       { field: 'title', operator: 'equals', value: '' },
       { field: 'title', operator: 'like', value: 'x' },
@@ -190,8 +190,12 @@ describe('rule validation', () => {
     ]);
   });
 
-  it('drops unknown properties of a condition', async () => {
-    const collection = await smart(t, store, [{ field: 'title', operator: 'equals', value: 'x', extra: 1 } as Rule]);
-    expect(collection.conditions).toEqual([{ field: 'title', operator: 'equals', value: 'x' }]);
+  it('refuses unknown properties of a condition by their path; lenient handling drops them', async () => {
+    const body = { title: 'Smart', collectionType: 'smart', conditions: [{ field: 'title', operator: 'equals', value: 'x', extra: 1 }] };
+    const refused = expectError(await t.call(store, 'POST', '/collections', body), 400, 'VALIDATION_ERROR');
+    expect(refused.details.map((d) => d.field)).toEqual(['conditions[0].extra']);
+    const res = await t.call(store, 'POST', '/collections', body, { prefer: 'handling=lenient' });
+    expect(res.status).toBe(201);
+    expect(res.body.data.conditions).toEqual([{ field: 'title', operator: 'equals', value: 'x' }]);
   });
 });

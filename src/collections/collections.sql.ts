@@ -1,8 +1,7 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
-import type { Db, Tx } from '../db/index.js';
-import { ilikeAny, iso, type ListSpec } from '../shared/index.js';
+import type { CollectionCondition, DB, Db, Tx } from '../db/index.js';
+import { type CustomFields, customFieldsOutput, ilikeAny, iso, type ListSpec } from '../shared/index.js';
 import type { COLLECTION_SORTS, Collection, CollectionType, MatchType } from './collections.schema.js';
-import type { CollectionCondition, CollectionTable } from './collections.tables.js';
 
 export const COLUMNS = [
   'id',
@@ -17,6 +16,7 @@ export const COLUMNS = [
   'meta_title',
   'meta_description',
   'meta_keywords',
+  'custom_fields',
   'created_at',
   'updated_at',
 ] as const;
@@ -34,6 +34,7 @@ export interface CollectionRow {
   meta_title: string | null;
   meta_description: string | null;
   meta_keywords: string | null;
+  custom_fields: CustomFields;
   created_at: Date;
   updated_at: Date;
 }
@@ -91,9 +92,15 @@ export function toCollectionOutput(row: CollectionRowWithLinks): Collection {
     metaTitle: row.meta_title,
     metaDescription: row.meta_description,
     metaKeywords: row.meta_keywords,
+    customFields: customFieldsOutput(row.custom_fields),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
+}
+
+/** The collection as GET reads it (with its members and children), or undefined. */
+export function findCollection(db: Db, storeId: string, id: string) {
+  return selectCollections(db, storeId).where('id', '=', id).executeTakeFirst();
 }
 
 /** The stored row without its derived lists, or undefined. */
@@ -102,7 +109,7 @@ export function findCollectionRow(db: Db, storeId: string, id: string): Promise<
 }
 
 /** INSERT … ON CONFLICT (store_id, handle) DO NOTHING: a taken handle returns undefined instead of aborting the transaction. */
-export function insertCollectionRow(db: Db, values: Insertable<CollectionTable>): Promise<{ id: string } | undefined> {
+export function insertCollectionRow(db: Db, values: Insertable<DB['collections']>): Promise<{ id: string } | undefined> {
   return db
     .insertInto('collections')
     .values(values)
@@ -123,7 +130,7 @@ export async function handlesLike(db: Db, storeId: string, base: string): Promis
   return new Set(rows.map((row) => row.handle));
 }
 
-export async function updateCollectionRow(db: Db, storeId: string, id: string, changes: Updateable<CollectionTable>): Promise<void> {
+export async function updateCollectionRow(db: Db, storeId: string, id: string, changes: Updateable<DB['collections']>): Promise<void> {
   await db
     .updateTable('collections')
     .set({ ...changes, updated_at: new Date() })

@@ -1,9 +1,8 @@
 import type { Insertable } from 'kysely';
-import type { Db } from '../db/index.js';
+import type { DB, Db } from '../db/index.js';
 import { duplicateValue } from '../errors.js';
 import { insertWithFreeSlug, slugBase, suppliedSlug } from '../shared/index.js';
 import { handlesLike, insertCollectionRow } from './collections.sql.js';
-import type { CollectionTable } from './collections.tables.js';
 
 /** Handles follow the products' rule (CONTRACT §6), unique among the store's collections. */
 
@@ -13,7 +12,7 @@ const FALLBACK_BASE = 'collection';
 /** A supplied handle, slugified; '' when nothing usable is left (the caller answers 400). */
 export const suppliedHandle = suppliedSlug;
 
-export type NewCollection = Omit<Insertable<CollectionTable>, 'handle'>;
+export type NewCollection = Omit<Insertable<DB['collections']>, 'handle'>;
 
 /**
  * Inserts a collection. A supplied handle (already slugified) must be free (400 DUPLICATE_VALUE);

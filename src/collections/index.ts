@@ -4,9 +4,9 @@
  */
 
 export { type CollectionImportContext, importCollectionLine } from './collections.import.js';
-export { registerCollectionRoutes } from './collections.routes.js';
+export { collectionRecordKind, registerCollectionRoutes } from './collections.routes.js';
 export { Collection } from './collections.schema.js';
 export { getCollectionsByIds } from './collections.service.js';
-export type { CollectionTables } from './collections.tables.js';
+export { collectionIdByHandle } from './collections.sql.js';
 export { productsInCollection, setProductCollections } from './membership.js';
 export { collectionIdsColumn } from './membership.sql.js';

@@ -13,7 +13,7 @@ import {
   smartMembersCondition,
   touchMembers,
 } from './membership.sql.js';
-import { compileRules } from './rules.js';
+import { compileRules } from './rules.sql.js';
 
 /** Collection membership as the products side sees it. Owned by the collections resource. */
 

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { DummyDriver, type Expression, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type SqlBool } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { DB } from '../db/tables.js';
-import { compileRules, conditionErrors, type Rule } from './rules.js';
+import type { DB } from '../db/index.js';
+import { conditionErrors, type Rule } from './rules.js';
+import { compileRules } from './rules.sql.js';
 
 // A Kysely that only compiles: the generated SQL and parameters are checked without a database.
 const db = new Kysely<DB>({
@@ -76,15 +77,33 @@ describe('compileRules: text fields', () => {
 });
 
 describe('compileRules: sku', () => {
+  // a simple product's own SKU (null: no match, so the negation keeps it) or any variant's
+  const own = 'coalesce(products.sku ILIKE $1, false)';
   const exists =
-    'EXISTS (SELECT 1 FROM variants WHERE variants.store_id = products.store_id AND variants.product_id = products.id AND variants.sku ILIKE $1)';
+    'EXISTS (SELECT 1 FROM variants WHERE variants.store_id = products.store_id AND variants.product_id = products.id AND variants.sku ILIKE $2)';
 
-  it('matches when any variant matches', () => {
-    expect(one('sku', 'starts_with', 'TS-')).toEqual({ where: `((${exists}))`, parameters: ['TS-%'] });
+  it("matches when the product's own SKU or any variant's matches", () => {
+    expect(one('sku', 'starts_with', 'TS-')).toEqual({ where: `(((${own} OR ${exists})))`, parameters: ['TS-%', 'TS-%'] });
   });
 
-  it('negates as "no variant matches"', () => {
-    expect(one('sku', 'not_equals', 'TS-1')).toEqual({ where: `((NOT ${exists}))`, parameters: ['TS-1'] });
+  it('negates as "neither matches"', () => {
+    expect(one('sku', 'not_equals', 'TS-1')).toEqual({ where: `((NOT (${own} OR ${exists})))`, parameters: ['TS-1', 'TS-1'] });
+  });
+});
+
+describe('compileRules: vendor, productType, tag', () => {
+  it('vendor and productType are text fields over their columns', () => {
+    expect(one('vendor', 'equals', 'Acme')).toEqual({ where: '(("products"."vendor" ILIKE $1))', parameters: ['Acme'] });
+    expect(one('productType', 'not_contains', 'Gift')).toEqual({
+      where: '((("products"."product_type" IS NULL OR "products"."product_type" NOT ILIKE $1)))',
+      parameters: ['%Gift%'],
+    });
+  });
+
+  it('tag: has (equals) or has not (not_equals) the tag, over the indexed lowercased tags', () => {
+    const has = 'storefront_lower_tags(products.tags) @> ARRAY[lower($1)]';
+    expect(one('tag', 'equals', 'Sale')).toEqual({ where: `((${has}))`, parameters: ['Sale'] });
+    expect(one('tag', 'not_equals', 'Sale')).toEqual({ where: `((NOT ${has}))`, parameters: ['Sale'] });
   });
 });
 
@@ -137,13 +156,22 @@ describe('conditionErrors', () => {
   const errorsOf = (rules: Rule[]) => conditionErrors(rules).map((detail) => detail.field);
 
   it('accepts every valid field/operator pair', () => {
-    const text = ['title', 'handle', 'status', 'badge', 'sku'].flatMap((field) =>
+    const text = ['title', 'handle', 'status', 'badge', 'sku', 'vendor', 'productType'].flatMap((field) =>
       ['equals', 'not_equals', 'contains', 'not_contains', 'starts_with', 'ends_with'].map((operator) => ({ field, operator, value: 'x' })),
     );
     const numeric = ['price', 'comparePrice', 'totalStock'].flatMap((field) =>
       ['equals', 'not_equals', 'greater_than', 'less_than'].map((operator) => ({ field, operator, value: '1.5' })),
     );
-    expect(conditionErrors([...text, ...numeric])).toEqual([]);
+    const tag = ['equals', 'not_equals'].map((operator) => ({ field: 'tag', operator, value: 'Sale' }));
+    expect(conditionErrors([...text, ...numeric, ...tag])).toEqual([]);
+  });
+
+  it('tag takes only equals and not_equals', () => {
+    expect(errorsOf(['contains', 'starts_with', 'greater_than'].map((operator) => ({ field: 'tag', operator, value: 'x' })))).toEqual([
+      'conditions[0].operator',
+      'conditions[1].operator',
+      'conditions[2].operator',
+    ]);
   });
 
   it('names the wrong part of each wrong rule', () => {

@@ -1,15 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import type { Tx } from '../db/index.js';
 import { appendEvents } from '../events/index.js';
-import { compileBodyCheck } from '../http/index.js';
-import { Body, changesNothing, hashPassword, Password, suppliedColumns, withoutIgnored } from '../shared/index.js';
-import { CreateCustomerBody, type UpdateCustomerInput } from './customers.schema.js';
+import type { ImportLineOptions } from '../shared/index.js';
+import { Body, changesNothing, compileBodyCheck, hashPassword, Password, suppliedColumns, withoutIgnored } from '../shared/index.js';
+import { CreateCustomerBody, Customer, type UpdateCustomerInput } from './customers.schema.js';
 import { createCustomer, updateCustomer } from './customers.service.js';
 import { lockCustomerByUserName, toCustomerOutput } from './customers.sql.js';
 
-const validateNew = compileBodyCheck(CreateCustomerBody);
-// A record as GET returns it has no password: a line for a customer that exists needs none.
-const validateKnown = compileBodyCheck(Body({ ...CreateCustomerBody.properties, password: Type.Optional(Password) }));
+// A record as GET returns it is a valid line: no password needed (a new customer then has none until PATCH
+// sets one), its read-only names (id, role, timestamps) ignored.
+const validateLine = compileBodyCheck(Body({ ...CreateCustomerBody.properties, password: Type.Optional(Password) }), Customer);
 
 // With the `u` flag a surrogate half matches only when it is unpaired.
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
@@ -27,6 +27,7 @@ function keyOf(body: unknown): string | undefined {
 const profileOf = (input: UpdateCustomerInput): UpdateCustomerInput =>
   suppliedColumns({
     email: input.email,
+    customFields: input.customFields,
     firstName: input.firstName,
     lastName: input.lastName,
     businessName: input.businessName,
@@ -36,23 +37,29 @@ const profileOf = (input: UpdateCustomerInput): UpdateCustomerInput =>
 /**
  * One import line of customers (the body POST /customers takes), upserted by `userName` (compared
  * case-insensitively, as its uniqueness is). A new customer is created as POST would create it: its
- * `password` is required (400 naming it, as POST answers) and hashed, and an `address` becomes its first
- * address. A known customer is updated as PATCH would update it: the profile fields only; `password` and
+ * `password`, when given, is hashed (without one the customer has none until PATCH sets one: a migration
+ * cannot carry the old platform's passwords), and an `address` becomes its first address. A known customer is updated as PATCH would update it: the profile fields only; `password` and
  * `address` are not applied (validated as POST would, then ignored), so re-importing a file never resets a
  * password nor adds an address twice. A matched line that would change nothing writes nothing.
  */
-export async function importCustomerLine(trx: Tx, storeId: string, line: unknown): Promise<'created' | 'updated'> {
+export async function importCustomerLine(
+  trx: Tx,
+  storeId: string,
+  line: unknown,
+  _text: string,
+  { handling }: ImportLineOptions,
+): Promise<'created' | 'updated'> {
   const body = withoutIgnored(line);
   const key = keyOf(body);
   const current = key === undefined ? undefined : await lockCustomerByUserName(trx, storeId, key);
   if (!current) {
-    const input = validateNew(body);
+    const input = validateLine(body, handling);
     // Memory-hard, so slow; the API hashes before its transaction, an import line has only the batch's.
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
     await appendEvents(trx, storeId, { type: 'customer.created', data: await createCustomer(trx, storeId, input, passwordHash) });
     return 'created';
   }
-  const profile = profileOf(validateKnown(body));
+  const profile = profileOf(validateLine(body, handling));
   if (!changesNothing(profile, toCustomerOutput(current))) {
     await appendEvents(trx, storeId, { type: 'customer.updated', data: await updateCustomer(trx, storeId, current.id, profile) });
   }

@@ -47,10 +47,13 @@ export async function registerCustomerRoutes(app: App, ctx: AppContext): Promise
       config: write('customer.updated'),
       schema: { tags, summary: 'Update a customer', params: IdParams, body: UpdateCustomerBody, response: { 200: CustomerEnvelope } },
     },
-    (request, reply) =>
-      sendWrite(ctx, request, reply, (trx, storeId) => updateCustomer(trx, storeId, request.params.id, request.body), {
+    async (request, reply) => {
+      // hashed before the transaction opens, as on create
+      const passwordHash = request.body.password === undefined ? undefined : await hashPassword(request.body.password);
+      return sendWrite(ctx, request, reply, (trx, storeId) => updateCustomer(trx, storeId, request.params.id, request.body, passwordHash), {
         current: currentCustomer(request.params.id),
-      }),
+      });
+    },
   );
   // Beyond SPEC, so a failed migration can be undone (CONTRACT §7).
   app.delete(

@@ -2,6 +2,10 @@ import { type Static, Type } from '@sinclair/typebox';
 import { AddressBody } from '../addresses/index.js';
 import {
   Body,
+  CreatedAt,
+  CustomFieldsInput,
+  CustomFieldsSchema,
+  Described,
   Email,
   Envelope,
   ListEnvelope,
@@ -10,45 +14,52 @@ import {
   Nullable,
   Password,
   PastTimestamp,
+  RecordId,
   Text,
-  Timestamp,
+  UpdatedAt,
 } from '../shared/index.js';
 
 /** Output: never the password (nor its hash). */
 export const Customer = Type.Object(
   {
-    id: Type.String(),
-    userName: Type.String(),
-    email: Nullable(Type.String()),
-    firstName: Nullable(Type.String()),
-    lastName: Nullable(Type.String()),
-    businessName: Nullable(Type.String()),
-    phoneNumber: Nullable(Type.String()),
-    role: Type.String(),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    id: RecordId,
+    userName: Type.String({ description: 'the login name, unique in the store' }),
+    email: Nullable(Type.String({ description: 'email address, unique in the store; null: none' })),
+    firstName: Nullable(Type.String({ description: 'first name; null: none' })),
+    lastName: Nullable(Type.String({ description: 'last name; null: none' })),
+    businessName: Nullable(Type.String({ description: 'company name; null: none' })),
+    phoneNumber: Nullable(Type.String({ description: 'phone number, as given; null: none' })),
+    role: Type.String({ description: 'always "user" for a customer created through the API; read-only' }),
+    customFields: CustomFieldsSchema,
+    createdAt: CreatedAt,
+    updatedAt: UpdatedAt,
   },
-  { title: 'Customer' },
+  { title: 'Customer', description: 'a customer account of the store (never its password)' },
 );
 export type Customer = Static<typeof Customer>;
 
 /** The profile fields a caller may set on create and change with PATCH (CONTRACT §7). */
 const profileFields = {
-  email: Type.Optional(Nullable(Email)),
-  firstName: Type.Optional(Nullable(Text(255))),
-  lastName: Type.Optional(Nullable(Text(255))),
-  businessName: Type.Optional(Nullable(Text(255))),
-  phoneNumber: Type.Optional(Nullable(Text(64))),
+  email: Type.Optional(Nullable(Described(Email, 'email address, unique in the store (case-insensitively), at most 320 characters'))),
+  firstName: Type.Optional(Nullable(Described(Text(255), 'first name, at most 255 characters'))),
+  lastName: Type.Optional(Nullable(Described(Text(255), 'last name, at most 255 characters'))),
+  businessName: Type.Optional(Nullable(Described(Text(255), 'company name, at most 255 characters'))),
+  phoneNumber: Type.Optional(Nullable(Described(Text(64), 'phone number, at most 64 characters'))),
+  customFields: CustomFieldsInput,
 };
 
 export const CreateCustomerBody = Body({
-  userName: Name(),
-  password: Password,
+  userName: Described(Name(), 'the login name, unique in the store, 1 to 255 characters'),
+  password: Described(Password, 'the password, 8 to 256 characters; stored hashed, never answered'),
   ...profileFields,
   address: Type.Optional(AddressBody),
   createdAt: Type.Optional(PastTimestamp),
 });
-export const UpdateCustomerBody = Body(profileFields);
+export const UpdateCustomerBody = Body({
+  ...profileFields,
+  // Beyond SPEC, for migration (CONTRACT §7): a customer imported without a password is given one.
+  password: Type.Optional(Described(Password, 'a new password, 8 to 256 characters; stored hashed, never answered')),
+});
 export type CreateCustomerInput = Static<typeof CreateCustomerBody>;
 export type UpdateCustomerInput = Static<typeof UpdateCustomerBody>;
 

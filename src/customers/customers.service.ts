@@ -3,7 +3,22 @@ import type { Db } from '../db/index.js';
 import { withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
 import { detachCustomerOrders } from '../orders/index.js';
-import { countedTotal, creationTimes, deleteRecord, isId, lockedCurrent, newId, pastTimestampDetails, runList } from '../shared/index.js';
+import {
+  countedTotal,
+  countedTotalSql,
+  creationTimes,
+  customFieldsDetails,
+  deleteRecord,
+  isId,
+  lockAndMergeCustomFields,
+  lockedCurrent,
+  newCustomFields,
+  newId,
+  pastTimestampDetails,
+  runList,
+  selectByIds,
+  suppliedColumns,
+} from '../shared/index.js';
 import type { CreateCustomerInput, Customer, CustomerListQuery, UpdateCustomerInput } from './customers.schema.js';
 import {
   findCustomerRow,
@@ -20,9 +35,16 @@ const missing = () => notFound('Customer');
 /**
  * Creates the customer and, when `address` is given, its first (default) address in the same
  * transaction. The password arrives already hashed: hashing is slow and must not hold a transaction open.
+ * An imported customer may come without one (null): it has none until PATCH sets one.
  */
-export function createCustomer(db: Db, storeId: string, input: CreateCustomerInput, passwordHash: string): Promise<Customer> {
-  const details = pastTimestampDetails(input.createdAt, 'createdAt');
+export function createCustomer(
+  db: Db,
+  storeId: string,
+  input: Omit<CreateCustomerInput, 'password'>,
+  passwordHash: string | null,
+): Promise<Customer> {
+  const customFields = newCustomFields(input.customFields);
+  const details = [...pastTimestampDetails(input.createdAt, 'createdAt'), ...customFieldsDetails(customFields)];
   if (details.length) throw validationError(details);
   const { createdAt, updatedAt } = creationTimes(input.createdAt);
   return withTx(db, async (trx) => {
@@ -32,6 +54,7 @@ export function createCustomer(db: Db, storeId: string, input: CreateCustomerInp
       id: newId(),
       user_name: input.userName.trim(),
       password_hash: passwordHash,
+      custom_fields: JSON.stringify(customFields),
       role: 'user',
       created_at: createdAt,
       updated_at: updatedAt,
@@ -47,11 +70,9 @@ export async function getCustomer(db: Db, storeId: string, id: string): Promise<
   return toCustomerOutput(row);
 }
 
-/** The store's customers among `ids` as GET returns them, in id order, in one statement. */
+/** The store's customers among `ids` as GET returns them, in the order of `ids`, in one statement. */
 export async function getCustomersByIds(db: Db, storeId: string, ids: string[]): Promise<Customer[]> {
-  const valid = ids.filter(isId);
-  if (valid.length === 0) return [];
-  const rows = await selectCustomers(db, storeId).where('id', 'in', valid).orderBy('id').execute();
+  const rows = await selectByIds(selectCustomers(db, storeId), ids);
   return rows.map(toCustomerOutput);
 }
 
@@ -72,15 +93,31 @@ export function deleteCustomer(db: Db, storeId: string, id: string): Promise<{ i
   });
 }
 
-export async function updateCustomer(db: Db, storeId: string, id: string, input: UpdateCustomerInput): Promise<Customer> {
+/**
+ * PATCH: the supplied profile fields, custom fields merged key by key into the stored ones (the row locked
+ * for the merge), and a new password when one is given (hashed by the caller, before the transaction).
+ */
+export async function updateCustomer(
+  db: Db,
+  storeId: string,
+  id: string,
+  input: UpdateCustomerInput,
+  passwordHash?: string,
+): Promise<Customer> {
   if (!isId(id)) throw missing();
-  const row = await withTx(db, (trx) => updateCustomerRow(trx, storeId, id, { ...toProfileColumns(input), updated_at: new Date() }));
+  const row = await withTx(db, async (trx) => {
+    const customFields = input.customFields && (await lockAndMergeCustomFields(trx, 'customers', storeId, id, input.customFields));
+    if (input.customFields && customFields === undefined) return undefined;
+    const changes = suppliedColumns({ custom_fields: customFields, password_hash: passwordHash });
+    return updateCustomerRow(trx, storeId, id, { ...toProfileColumns(input), ...changes, updated_at: new Date() });
+  });
   if (!row) throw missing();
   return toCustomerOutput(row);
 }
 
 export async function listCustomers(db: Db, storeId: string, query: CustomerListQuery) {
   const total = () => countedTotal(db, storeId, { list: 'customers' });
-  const { rows, pagination } = await runList(selectCustomers(db, storeId), query, listSpec, { db, storeId, total });
+  const counted = countedTotalSql(storeId, { list: 'customers' });
+  const { rows, pagination } = await runList(selectCustomers(db, storeId), query, listSpec, { db, storeId, total, counted });
   return { data: rows.map(toCustomerOutput), pagination };
 }

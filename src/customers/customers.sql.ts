@@ -1,8 +1,7 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
-import type { Db } from '../db/index.js';
-import { ilikeAny, iso, type ListSpec, suppliedColumns } from '../shared/index.js';
+import type { DB, Db } from '../db/index.js';
+import { customFieldsOutput, ilikeAny, iso, type ListSpec, suppliedColumns } from '../shared/index.js';
 import type { CUSTOMER_SORTS, Customer, UpdateCustomerInput } from './customers.schema.js';
-import type { CustomerTable } from './customers.tables.js';
 
 // The password hash is never selected for output.
 export const COLUMNS = [
@@ -14,10 +13,11 @@ export const COLUMNS = [
   'business_name',
   'phone_number',
   'role',
+  'custom_fields',
   'created_at',
   'updated_at',
 ] as const;
-export type CustomerRow = Pick<Selectable<CustomerTable>, (typeof COLUMNS)[number]>;
+export type CustomerRow = Pick<Selectable<DB['customers']>, (typeof COLUMNS)[number]>;
 
 export const listSpec: ListSpec<typeof CUSTOMER_SORTS> = {
   path: '/customers',
@@ -36,13 +36,14 @@ export function toCustomerOutput(row: CustomerRow): Customer {
     businessName: row.business_name,
     phoneNumber: row.phone_number,
     role: row.role,
+    customFields: customFieldsOutput(row.custom_fields),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
 }
 
-/** The supplied profile fields as column values; absent ones are left out so PATCH keeps them. */
-export function toProfileColumns(input: UpdateCustomerInput): Updateable<CustomerTable> {
+/** The supplied profile fields as column values; absent ones are left out so PATCH keeps them (customFields: the service's). */
+export function toProfileColumns(input: Omit<UpdateCustomerInput, 'customFields' | 'password'>): Updateable<DB['customers']> {
   return suppliedColumns({
     email: input.email,
     first_name: input.firstName,
@@ -56,7 +57,7 @@ export function selectCustomers(db: Db, storeId: string) {
   return db.selectFrom('customers').select(COLUMNS).where('store_id', '=', storeId);
 }
 
-export function insertCustomer(db: Db, values: Insertable<CustomerTable>): Promise<CustomerRow> {
+export function insertCustomer(db: Db, values: Insertable<DB['customers']>): Promise<CustomerRow> {
   return db.insertInto('customers').values(values).returning(COLUMNS).executeTakeFirstOrThrow();
 }
 
@@ -64,7 +65,7 @@ export function updateCustomerRow(
   db: Db,
   storeId: string,
   id: string,
-  changes: Updateable<CustomerTable>,
+  changes: Updateable<DB['customers']>,
 ): Promise<CustomerRow | undefined> {
   return db
     .updateTable('customers')

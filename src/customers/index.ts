@@ -4,4 +4,3 @@ export { importCustomerLine } from './customers.import.js';
 export { registerCustomerRoutes } from './customers.routes.js';
 export { Customer } from './customers.schema.js';
 export { getCustomer, getCustomersByIds } from './customers.service.js';
-export type { CustomerTables } from './customers.tables.js';

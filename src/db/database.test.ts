@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { engine, openTestDatabase } from '../../test/helpers.js';
 import { findStoreBySlug } from '../stores/index.js';
 import { openDatabase } from './database.js';
@@ -31,7 +31,9 @@ describe.runIf(engine === 'pglite')('the embedded engine', () => {
   });
 
   it('keeps a committed write when the process is killed with SIGKILL', async () => {
+    // The run's migrated template, so the child spends no time in initdb (tens of seconds on a busy machine).
     const dataDir = mkdtempSync(join(tmpdir(), 'storefront-kill-'));
+    cpSync(inject('pgliteTemplate'), dataDir, { recursive: true });
     const slug = `killed-${Date.now().toString(36)}`;
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/commit-and-hang.ts', dataDir, slug], {
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -48,5 +50,5 @@ describe.runIf(engine === 'pglite')('the embedded engine', () => {
     expect(store?.name).toBe('Committed before the crash');
     await reopened.close();
     rmSync(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  }, 180_000);
 });

@@ -3,22 +3,35 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { acquireDataDirLock } from './lock-file.js';
-import { type Listener, listenPglite, listenPostgres, type NotificationHandlers } from './notifications.js';
+import { type Listener, listenPglite, type NotificationHandlers, postgresListener } from './notifications.js';
+import { observedDialect, type StatementObserver } from './observed.js';
 import { PgliteWorkerClient } from './pglite-client.js';
 import { pgliteDialect } from './pglite-driver.js';
 import { preparingPool } from './prepared.js';
+import type { DB } from './schema.generated.js';
 import { StatsKeeper } from './stats-keeper.js';
-import type { DB } from './tables.js';
 
 export type Db = Kysely<DB>;
 
+/** The connection pool of this process, for GET /metrics. */
+export interface PoolStats {
+  /** connections open */
+  total: number;
+  /** connections checked out by a query or a transaction */
+  inUse: number;
+  /** callers waiting for a connection */
+  waiting: number;
+}
+
 export interface Database {
   db: Db;
+  /** PostgreSQL: the pool's state now; the embedded engine has one session and no pool (null) */
+  poolStats(): PoolStats | null;
   engine: 'pglite' | 'postgres';
   /** keeps planner statistics fresh as tables grow (stats-keeper.ts) */
   stats: StatsKeeper;
   ping(): Promise<void>;
-  /** LISTEN on `channel` in the background (PostgreSQL: a dedicated connection, reconnected when lost) */
+  /** LISTEN on `channel` in the background (PostgreSQL: the process's one listening connection, reconnected when lost) */
   listen(channel: string, handlers: NotificationHandlers): Listener;
   close(): Promise<void>;
 }
@@ -27,6 +40,10 @@ export interface DatabaseOptions {
   databaseUrl: string | null;
   dataDir: string;
   poolSize?: number;
+  /** PostgreSQL: how long a query waits for a connection (a new one, or a free one of the pool) before failing (5 s) */
+  connectTimeoutMs?: number;
+  /** sees every statement sent (tracing, tests): observed.ts */
+  observeStatement?: StatementObserver;
 }
 
 // PGlite runs without autovacuum: dead rows are kept in check on a timer (statistics also by the StatsKeeper as tables grow).
@@ -63,7 +80,7 @@ async function startPgliteWorker(pgDir: string): Promise<PgliteWorkerClient> {
   return startPgliteWorker(pgDir);
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, observe?: StatementObserver): Promise<Database> {
   const release = acquireDataDirLock(dataDir);
   let client: PgliteWorkerClient;
   try {
@@ -73,7 +90,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     throw error;
   }
   const stats = new StatsKeeper();
-  const db = new Kysely<DB>({ dialect: pgliteDialect(client), plugins: [stats] });
+  const db = new Kysely<DB>({ dialect: observedDialect(pgliteDialect(client), observe), plugins: [stats] });
   stats.attach(db);
   const listeners = openListeners();
   const vacuum = setInterval(() => {
@@ -84,6 +101,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     db,
     engine: 'pglite',
     stats,
+    poolStats: () => null,
     ping: async () => {
       await sql`select 1`.execute(db);
     },
@@ -100,10 +118,10 @@ async function openPglite(dataDir: string): Promise<Database> {
   };
 }
 
-function openPostgres(url: string, poolSize: number): Database {
+function openPostgres(url: string, poolSize: number, connectTimeoutMs: number, observe?: StatementObserver): Database {
   // JIT compilation pays off for long analytical queries, never for these short ones: a search whose
-  // estimate crossed jit_above_cost spent 90 ms compiling (EXPLAIN at 100k products, docs/performance.md).
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000, options: '-c jit=off' });
+  // estimate crossed jit_above_cost spent 90 ms compiling (EXPLAIN at 100k products, docs/performance-history/notebook.md).
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: connectTimeoutMs, options: '-c jit=off' });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   // Nor a dropped connection that is checked out (a transaction between two statements when PostgreSQL
@@ -111,17 +129,22 @@ function openPostgres(url: string, poolSize: number): Database {
   // The failure reaches the request through its next statement instead, as a 503.
   pool.on('connect', (client) => client.on('error', () => undefined));
   const stats = new StatsKeeper();
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }), plugins: [stats] });
+  const db = new Kysely<DB>({
+    dialect: observedDialect(new PostgresDialect({ pool: preparingPool(pool) }), observe),
+    plugins: [stats],
+  });
   stats.attach(db);
   const listeners = openListeners();
+  const listener = postgresListener(url);
   return {
     db,
     engine: 'postgres',
     stats,
+    poolStats: () => ({ total: pool.totalCount, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    listen: (channel, handlers) => listeners.add(listenPostgres(url, channel, handlers)),
+    listen: (channel, handlers) => listeners.add(listener.listen(channel, handlers)),
     close: async () => {
       await listeners.close();
       await stats.settle();
@@ -133,6 +156,7 @@ function openPostgres(url: string, poolSize: number): Database {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
-  return openPglite(options.dataDir);
+  if (options.databaseUrl)
+    return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.connectTimeoutMs ?? 5000, options.observeStatement);
+  return openPglite(options.dataDir, options.observeStatement);
 }

@@ -3,6 +3,8 @@ import { holdingForCommit, literal } from './deferred.js';
 
 // What `withCommit('INSERT INTO t VALUES (1)')` sends: the statement behind the connection's mark.
 const HELD = '/* sf:with-commit */ INSERT INTO t VALUES (1)';
+// What `afterCommit("SELECT pg_notify('c', 'p')")` sends.
+const AFTER = "/* sf:after-commit */ SELECT pg_notify('c', 'p')";
 
 /** A connection that records what it was sent and answers each message with its text. */
 function recording() {
@@ -59,6 +61,35 @@ describe('statements held for the commit', () => {
     await run('commit', []);
     await run(HELD, []);
     expect(sent.map(([text]) => text)).toEqual([HELD, 'begin', 'commit', HELD]);
+  });
+
+  it('sends an after-commit statement behind the COMMIT, in the same message, and only behind the COMMIT', async () => {
+    const { sent, run } = recording();
+    await run('begin', []);
+    expect(await run(AFTER, [])).toBe('held');
+    await run(HELD, []);
+    await run('select $1', [1]);
+    await run('release savepoint "a"', []);
+    await run('commit', []);
+    expect(sent).toEqual([
+      ['begin', []],
+      [HELD, []],
+      ['select $1', [1]],
+      ['release savepoint "a"', []],
+      [`commit;\n${AFTER}`, []],
+    ]);
+  });
+
+  it('drops an after-commit statement on ROLLBACK, and holds none outside a transaction', async () => {
+    const { sent, run } = recording();
+    await run('begin', []);
+    await run(HELD, []);
+    await run(AFTER, []);
+    await run('rollback', []);
+    await run(AFTER, []);
+    await run('begin', []);
+    await run('commit', []);
+    expect(sent.map(([text]) => text)).toEqual(['begin', 'rollback', AFTER, 'begin', 'commit']);
   });
 
   it('answers with the last statement of a combined message', async () => {

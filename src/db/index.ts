@@ -1,8 +1,26 @@
 /** The public surface of src/db: what other folders may import. */
-export type { Database, Db } from './database.js';
-export { literal, withCommit } from './deferred.js';
+
+export type {
+  CollectionCondition,
+  CustomFields,
+  CustomFieldValue,
+  DeliveryStatus,
+  InventoryBehaviour,
+  JobStatus,
+  ProductOption,
+  ReturnConfig,
+  StoredCartItem,
+  StoredOrderAddress,
+  StoredRefund,
+  StoredStockMove,
+  StoredTrackingInfo,
+} from './column-shapes.js';
+export type { Database, Db, PoolStats } from './database.js';
+export { afterCommit, literal, withCommit } from './deferred.js';
 export { DataDirLockedError } from './lock-file.js';
 export type { Listener, NotificationHandlers } from './notifications.js';
+export type { StatementObserver } from './observed.js';
 export { openMigratedDatabase } from './open-migrated.js';
-export type { DB } from './tables.js';
+export { savepoint } from './savepoint.js';
+export type { DB } from './schema.generated.js';
 export { type Tx, withTx } from './transaction.js';

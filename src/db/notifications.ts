@@ -35,20 +35,42 @@ const RECONNECT_MS = [100, 250, 500, 1000, 2000];
 const HEARTBEAT_MS = 5000;
 const HEARTBEAT_TIMEOUT_MS = 3000;
 
+interface Subscription {
+  channel: string;
+  handlers: NotificationHandlers;
+  /** its LISTEN has been answered on the current connection */
+  listening: boolean;
+}
+
 /**
- * PostgreSQL: one dedicated connection per process, outside the pool (LISTEN belongs to a session, and a
- * pooled session is handed to whichever request comes next). While it is down `live()` is false; each
- * time it comes up, `reset()` runs first, since messages sent while it was down are lost for good.
+ * PostgreSQL: the process's one listening connection, outside the pool (LISTEN belongs to a session, and a
+ * pooled session is handed to whichever request comes next), shared by every channel the process listens on
+ * (credentials, webhook and job wake-ups, the feed's long polls): one connection per process, however many
+ * subscribers. It opens with the first subscription and closes with the last. While it is down no
+ * subscription is `live()`; each time it comes up, every subscriber's `reset()` runs first, since messages
+ * sent while it was down are lost for good.
  */
-export function listenPostgres(url: string, channel: string, handlers: NotificationHandlers): Listener {
-  assertChannel(channel);
-  let closed = false;
-  let live = false;
+export function postgresListener(url: string): { listen(channel: string, handlers: NotificationHandlers): Listener } {
+  const subscriptions = new Set<Subscription>();
+  // Each run of the connection loop has its number; stopping moves it on, so a stopped loop never carries on
+  // beside one a later subscriber started.
+  let generation = 0;
+  let active = false;
+  let connected = false;
   let current: pg.Client | null = null;
   let starting: pg.Client | null = null;
   let wake: () => void = () => undefined;
+  let running: Promise<void> = Promise.resolve();
 
-  async function listenOnce(): Promise<boolean> {
+  const channels = () => [...new Set([...subscriptions].map((subscription) => subscription.channel))];
+  function lost(): void {
+    for (const subscription of subscriptions) {
+      subscription.listening = false;
+      subscription.handlers.reset();
+    }
+  }
+
+  async function listenOnce(mine: number): Promise<boolean> {
     const client = new pg.Client({
       connectionString: url,
       application_name: `storefront-listener-${process.pid}`,
@@ -57,11 +79,13 @@ export function listenPostgres(url: string, channel: string, handlers: Notificat
       keepAlive: true,
     });
     client.on('notification', (message) => {
-      if (message.channel === channel) handlers.message(message.payload ?? '');
+      for (const subscription of subscriptions) {
+        if (subscription.channel === message.channel && subscription.listening) subscription.handlers.message(message.payload ?? '');
+      }
     });
     // Registered before connecting, so no error or end between two steps goes unheard.
     let heartbeat: NodeJS.Timeout | undefined;
-    const lost = new Promise<void>((resolve) => {
+    const ended = new Promise<void>((resolve) => {
       wake = resolve;
       client.on('error', () => resolve()).on('end', () => resolve());
     });
@@ -69,33 +93,41 @@ export function listenPostgres(url: string, channel: string, handlers: Notificat
     try {
       starting = client;
       await client.connect();
-      await client.query(`LISTEN ${channel}`);
+      const listening = [...subscriptions];
+      for (const channel of channels()) await client.query(`LISTEN ${channel}`);
       starting = null;
-      if (!closed) {
+      if (mine === generation) {
         current = client;
+        connected = true;
         heartbeat = setInterval(() => void client.query('select 1').catch(wake), HEARTBEAT_MS);
-        handlers.reset();
-        live = true;
+        for (const subscription of subscriptions) {
+          if (!listening.includes(subscription))
+            void join(subscription, client); // came while this one was starting
+          else if (!subscription.listening) {
+            subscription.handlers.reset();
+            subscription.listening = true;
+          }
+        }
         served = true;
-        await lost;
+        await ended;
       }
     } catch {
       // refused, timed out or dropped while starting: the caller tries again after a pause
     }
     starting = null;
     clearInterval(heartbeat);
-    live = false;
+    connected = false;
     current = null;
-    handlers.reset();
+    lost();
     await client.end().catch(() => undefined);
     return served;
   }
 
-  async function run(): Promise<void> {
+  async function run(mine: number): Promise<void> {
     let failures = 0;
-    while (!closed) {
-      failures = (await listenOnce()) ? 0 : failures + 1;
-      if (closed) break;
+    while (mine === generation) {
+      failures = (await listenOnce(mine)) ? 0 : failures + 1;
+      if (mine !== generation) break;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, RECONNECT_MS[Math.min(failures, RECONNECT_MS.length - 1)]);
         wake = () => {
@@ -106,17 +138,47 @@ export function listenPostgres(url: string, channel: string, handlers: Notificat
     }
   }
 
-  const running = run();
+  /** A channel subscribed while the connection is up is listened on it at once (else at the next connect). */
+  async function join(subscription: Subscription, client: pg.Client): Promise<void> {
+    try {
+      await client.query(`LISTEN ${subscription.channel}`);
+    } catch {
+      return; // the connection is going: the next one listens on it
+    }
+    if (current !== client || !subscriptions.has(subscription) || subscription.listening) return;
+    subscription.handlers.reset();
+    subscription.listening = true;
+  }
+
+  async function stop(): Promise<void> {
+    active = false;
+    generation++;
+    wake();
+    // a connection attempt to a database that does not answer must not hold up the stop
+    void starting?.end().catch(() => undefined);
+    await running;
+  }
+
   return {
-    live: () => live,
-    backendPid: () => (current as unknown as { processID?: number } | null)?.processID ?? null,
-    close: async () => {
-      closed = true;
-      live = false;
-      wake();
-      // a connection attempt to a database that does not answer must not hold up the stop
-      void starting?.end().catch(() => undefined);
-      await running;
+    listen(channel, handlers) {
+      assertChannel(channel);
+      const subscription: Subscription = { channel, handlers, listening: false };
+      subscriptions.add(subscription);
+      if (!active) {
+        active = true;
+        running = run(++generation);
+      } else if (current && connected) void join(subscription, current);
+      return {
+        live: () => connected && subscription.listening,
+        backendPid: () => (current as unknown as { processID?: number } | null)?.processID ?? null,
+        close: async () => {
+          if (!subscriptions.delete(subscription)) return;
+          subscription.listening = false;
+          const client = current;
+          if (!subscriptions.size) await stop();
+          else if (client && !channels().includes(channel)) await client.query(`UNLISTEN ${channel}`).catch(() => undefined);
+        },
+      };
     },
   };
 }

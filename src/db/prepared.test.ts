@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { describe, expect, inject, it } from 'vitest';
-import { engine } from '../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { engine, testDatabaseUrl } from '../../test/helpers.js';
 import { openDatabase } from './database.js';
 
 /** One connection, so the statements run and pg_prepared_statements are of the same session. */
 async function openOneConnection() {
-  return openDatabase({ databaseUrl: inject('postgresUrl'), dataDir: '', poolSize: 1 });
+  return openDatabase({ databaseUrl: testDatabaseUrl(), dataDir: '', poolSize: 1 });
 }
 
 describe.runIf(engine === 'postgres')('named prepared statements (PostgreSQL)', () => {
@@ -80,5 +80,40 @@ describe.runIf(engine === 'postgres')('the notification listener (PostgreSQL)', 
       await database.close();
     }
     expect(listener.live()).toBe(false);
+  });
+
+  it('listens on every channel of the process through one connection, opened by the first and closed with the last', async () => {
+    const database = await openOneConnection();
+    const heard: string[] = [];
+    const [a, b] = ['a', 'b'].map((name) => `test_${name}_${randomBytes(4).toString('hex')}`);
+    const listenerCount = async () =>
+      (
+        await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+          where application_name = ${`storefront-listener-${process.pid}`} and datname = current_database()`.execute(database.db)
+      ).rows[0].n;
+    const until = async (check: () => boolean | Promise<boolean>) => {
+      for (const deadline = Date.now() + 10_000; !(await check()) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
+      return check();
+    };
+    try {
+      const first = database.listen(a, { message: (payload) => heard.push(`a:${payload}`), reset: () => undefined });
+      expect(await until(first.live)).toBe(true);
+      // the second channel joins the connection that is already up
+      const second = database.listen(b, { message: (payload) => heard.push(`b:${payload}`), reset: () => undefined });
+      expect(await until(second.live)).toBe(true);
+      expect(second.backendPid()).toBe(first.backendPid());
+      expect(await listenerCount()).toBe(1);
+      await sql`select pg_notify(${a}, '1'), pg_notify(${b}, '2')`.execute(database.db);
+      expect(await until(() => heard.length === 2)).toBe(true);
+      expect(heard.sort()).toEqual(['a:1', 'b:2']);
+      await first.close();
+      await sql`select pg_notify(${a}, '3'), pg_notify(${b}, '4')`.execute(database.db);
+      expect(await until(() => heard.includes('b:4'))).toBe(true);
+      expect(heard).not.toContain('a:3');
+      await second.close();
+      expect(await until(async () => (await listenerCount()) === 0)).toBe(true);
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -4,7 +4,7 @@ import { holdingForCommit } from './deferred.js';
 import { PLAN_CHANGED, StatementNames } from './statement-names.js';
 
 /**
- * Named prepared statements for the pool (docs/performance.md, recommendation 3): pg prepares a named
+ * Named prepared statements for the pool (docs/performance-history/notebook.md, recommendation 3): pg prepares a named
  * statement once per connection and afterwards sends only Bind/Execute, so PostgreSQL skips parsing and
  * planning (half of a point read's database time). Which statements get a name: statement-names.ts.
  */

@@ -1,7 +1,7 @@
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import type { DB } from './schema.generated.js';
 import { writtenTable } from './stats-keeper.js';
-import type { DB } from './tables.js';
 
 const db = new Kysely<DB>({
   dialect: {

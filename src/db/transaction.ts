@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Db } from './database.js';
-import type { DB } from './tables.js';
+import type { DB } from './schema.generated.js';
 
 /** A handle that is inside a transaction: functions that rely on row locks take this type, so the compiler refuses a bare `Db`. */
 export type Tx = Transaction<DB>;

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { ID_PATTERN, StringEnum, Timestamp } from '../shared/index.js';
+import { Described, ID_PATTERN, StringEnum, Timestamp } from '../shared/index.js';
 import { EVENT_TYPES } from './types.js';
 
 export const EventsQuery = Type.Object({
@@ -11,30 +11,42 @@ export const EventsQuery = Type.Object({
   cursor: Type.Optional(
     Type.String({ maxLength: 1000, description: 'pagination.nextCursor of the previous page, with the same types and limit' }),
   ),
+  wait: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 60,
+      description:
+        'long poll: when the page would be empty, hold the request up to this many seconds until an event after its position is committed (answered within about a second of it), then answer; the empty page when the time is up',
+    }),
+  ),
 });
 export type EventsQuery = Static<typeof EventsQuery>;
 
 export const Event = Type.Object(
   {
     id: Type.String({ description: 'unique, the same on every read (and the webhook-id of its deliveries)' }),
-    type: StringEnum(EVENT_TYPES),
-    createdAt: Timestamp,
+    type: StringEnum(EVENT_TYPES, { description: 'what happened, as "product.updated" (resource.created, .updated or .deleted)' }),
+    createdAt: Described(Timestamp, 'when the change was committed'),
     data: Type.Object(
-      { id: Type.String() },
+      { id: Type.String({ description: 'the identifier of the record' }) },
       { additionalProperties: true, description: 'the record as GET returns it; for a delete, the record as it was' },
     ),
   },
-  { title: 'Event' },
+  { title: 'Event', description: 'a change of a record of the store, in commit order' },
 );
 export type Event = Static<typeof Event>;
 
 export const EventPagination = Type.Object(
   {
-    limit: Type.Integer(),
+    limit: Type.Integer({ description: 'the page size asked for (default 25)' }),
     nextCursor: Type.String({ description: 'never null: at the end it marks the position after the last event; poll it' }),
     hasMore: Type.Boolean({ description: 'more events are available right now (read on without waiting)' }),
   },
-  { title: 'EventPagination' },
+  { title: 'EventPagination', description: 'where to read on' },
 );
 
-export const EventListEnvelope = Type.Object({ success: Type.Boolean(), data: Type.Array(Event), pagination: EventPagination });
+export const EventListEnvelope = Type.Object({
+  success: Type.Boolean({ description: 'always true on a success' }),
+  data: Type.Array(Event, { description: 'the events of this page, oldest first' }),
+  pagination: EventPagination,
+});

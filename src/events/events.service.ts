@@ -1,21 +1,57 @@
 import type { Db } from '../db/index.js';
-import { invalidField, validationError } from '../errors.js';
-import { iso } from '../shared/index.js';
+import { forbidden, invalidField, validationError } from '../errors.js';
+import { iso, mayReadEventType, missingEventScope } from '../shared/index.js';
 import { decodeCursor, encodeCursor, type Walk } from './cursor.js';
 import type { Event, EventsQuery } from './events.schema.js';
 import { eventsAfter, positionOf } from './events.sql.js';
-import { isEventType, type Position, START } from './types.js';
+import { EVENT_TYPES, isEventType, type Position, START } from './types.js';
+import type { FeedWaiters } from './waiters.js';
 
 export interface EventPage {
   data: Event[];
   pagination: { limit: number; nextCursor: string; hasMore: boolean };
 }
 
-/** One page of the store's feed, oldest first, and the cursor to read on from (never null: poll it). */
-export async function listEvents(db: Db, storeId: string, query: EventsQuery): Promise<EventPage> {
+/** Who reads the feed: the store, and the scopes that decide which events it may see (§ scopes, docs/events.md). */
+export interface Reader {
+  storeId: string;
+  scopes: readonly string[];
+}
+
+/**
+ * One page of the store's feed, oldest first, and the cursor to read on from (never null: poll it). With
+ * `wait`, a page that would be empty is held until an event after its position is shown or the time is up
+ * (then the empty page); each wake-up reads the page again exactly as the first read did, so the feed's
+ * commit-order rule holds for a long poll as for any read.
+ */
+export async function listEvents(
+  db: Db,
+  waiters: FeedWaiters,
+  reader: Reader,
+  query: EventsQuery,
+  signal?: AbortSignal,
+): Promise<EventPage> {
   const walk: Walk = { types: typesOf(query.types), limit: query.limit };
-  const from = await startOf(db, storeId, query, walk);
-  const rows = await eventsAfter(db, storeId, from, walk.types, walk.limit + 1);
+  const shown = readableTypes(reader.scopes, walk.types);
+  const from = await startOf(db, reader.storeId, query, walk);
+  let page = await pageAfter(db, reader.storeId, from, walk, shown);
+  if (page.data.length || query.wait === undefined) return page;
+  const deadline = Date.now() + query.wait * 1000;
+  let seen = from;
+  for (;;) {
+    const outcome = await waiters.wait(reader.storeId, seen, deadline, signal);
+    if (outcome.kind !== 'event') return page;
+    const { visible } = outcome;
+    const key = [reader.storeId, visible.xid, visible.seq, from.xid, from.seq, walk.limit, shown?.join(',') ?? '*'].join('|');
+    page = await waiters.readOnce(key, () => pageAfter(db, reader.storeId, from, walk, shown));
+    if (page.data.length) return page;
+    // None of this walk's types up to where the feed ended: wait for what comes after that.
+    seen = outcome.visible;
+  }
+}
+
+async function pageAfter(db: Db, storeId: string, from: Position, walk: Walk, shown: readonly string[] | null): Promise<EventPage> {
+  const rows = await eventsAfter(db, storeId, from, shown, walk.limit + 1);
   const page = rows.slice(0, walk.limit);
   const last = page.at(-1);
   return {
@@ -31,6 +67,20 @@ export async function listEvents(db: Db, storeId: string, query: EventsQuery): P
       hasMore: rows.length > walk.limit,
     },
   };
+}
+
+/**
+ * The types this reader is shown: those it asked for (403 naming the first read scope it lacks for one of
+ * them), else those its scopes may read; null: every type (no filter in the query).
+ */
+function readableTypes(scopes: readonly string[], requested: readonly string[]): readonly string[] | null {
+  if (requested.length) {
+    const missing = missingEventScope(scopes, requested);
+    if (missing) throw forbidden(missing);
+    return requested;
+  }
+  const readable = EVENT_TYPES.filter((type) => mayReadEventType(scopes, type));
+  return readable.length === EVENT_TYPES.length ? null : readable;
 }
 
 /** `types=a,b`: known types only, each once, in a fixed order so the cursor binds to the set, not its spelling. */

@@ -1,24 +1,35 @@
 import { sql } from 'kysely';
-import { type Db, literal, type Tx, withCommit } from '../db/index.js';
+import { afterCommit, type Db, literal, type Tx, withCommit } from '../db/index.js';
 import { newId } from '../shared/index.js';
 import type { NewEvent, Position } from './types.js';
 
 /**
- * Appends events (`texts[i]`: the JSON of `events[i].data`) in the writing transaction: xid (the transaction) and seq (their order) come from defaults;
- * the table's trigger fans them out to the store's webhooks (migrations/0020).
+ * Every append NOTIFYs this channel with its store's id, sent by PostgreSQL at commit (and not at all on a
+ * rollback); PostgreSQL folds the same payload sent twice in one transaction into one. It wakes the readers
+ * of the feed in every process: the feed's long polls (waiters.ts) and the webhooks' delivery workers, which
+ * make deliveries from the feed.
+ */
+export const FEED_CHANNEL = 'storefront_events';
+
+/**
+ * Appends events (`texts[i]`: the JSON of `events[i].data`) in the writing transaction: xid (the transaction) and seq (their order) come from defaults.
  */
 export async function insertEvents(trx: Tx, storeId: string, events: NewEvent[], texts: string[]): Promise<void> {
   const values = events.map(({ type }, i) => ({ store_id: storeId, id: newId(), type, data: texts[i] }));
-  await trx.insertInto('events').values(values).execute();
+  // One statement: a data-modifying WITH runs whether or not the rest reads it.
+  await sql`WITH appended AS (${trx.insertInto('events').values(values)}) SELECT pg_notify(${FEED_CHANNEL}, ${storeId})`.execute(trx);
 }
 
 /**
  * The same INSERT, sent with the transaction's COMMIT instead of on its own (src/db/deferred.ts): for a
  * write whose event is the last thing it does. Its values are literals, so the statement needs no parameters.
+ * The NOTIFY follows the COMMIT in the same message (`afterCommit`): inside the transaction it would make
+ * every write's commit wait for the previous notifying commit's WAL flush.
  */
 export async function insertEventsWithCommit(trx: Tx, storeId: string, events: NewEvent[], texts: string[]): Promise<void> {
   const rows = events.map(({ type }, i) => `(${[storeId, newId(), type, texts[i]].map(literal).join(', ')})`);
   await withCommit(`INSERT INTO events (store_id, id, type, data) VALUES ${rows.join(', ')}`).execute(trx);
+  await afterCommit(`SELECT pg_notify(${literal(FEED_CHANNEL)}, ${literal(storeId)})`).execute(trx);
 }
 
 export interface EventRow {
@@ -34,8 +45,16 @@ export interface EventRow {
  * The store's events after `from`, in feed order, of transactions that were finished when this statement's
  * snapshot was taken: every transaction still running (or not yet started) has an xid at or above the
  * snapshot's xmin, so whatever it writes lands after the last position returned here (docs/events.md).
+ * `types`: those only (none: no event), or null for all.
  */
-export async function eventsAfter(db: Db, storeId: string, from: Position, types: readonly string[], limit: number): Promise<EventRow[]> {
+export async function eventsAfter(
+  db: Db,
+  storeId: string,
+  from: Position,
+  types: readonly string[] | null,
+  limit: number,
+): Promise<EventRow[]> {
+  if (types?.length === 0) return [];
   let query = db
     .selectFrom('events')
     // Read as text under other names: ORDER BY xid would otherwise sort the text aliases ('10' < '9').
@@ -43,8 +62,31 @@ export async function eventsAfter(db: Db, storeId: string, from: Position, types
     .where('store_id', '=', storeId)
     .where(sql<boolean>`(xid, seq) > (${from.xid}::xid8, ${from.seq}::bigint)`)
     .where(sql<boolean>`xid < pg_snapshot_xmin(pg_current_snapshot())`);
-  if (types.length) query = query.where('type', 'in', types);
+  if (types) query = query.where('type', 'in', types);
   return query.orderBy('events.xid').orderBy('events.seq').limit(limit).execute();
+}
+
+/**
+ * The store's last event the feed shows now (`visible`: of a transaction finished before this statement's
+ * snapshot) and its last event at all (`newest`, possibly of a transaction still running or one that ended
+ * after an older one still running): when they differ, events are on their way that no NOTIFY may announce
+ * again (their commit's NOTIFY came while an older transaction held them back). Null: no such event.
+ */
+export async function feedEnds(db: Db, storeId: string): Promise<{ visible: Position | null; newest: Position | null }> {
+  const last = (visibleOnly: boolean) =>
+    sql<string>`(SELECT xid::text || ':' || seq::text FROM events WHERE store_id = ${storeId}
+      ${visibleOnly ? sql`AND xid < pg_snapshot_xmin(pg_current_snapshot())` : sql``}
+      ORDER BY xid DESC, seq DESC LIMIT 1)`;
+  const { rows } = await sql<{
+    visible: string | null;
+    newest: string | null;
+  }>`SELECT ${last(true)} AS visible, ${last(false)} AS newest`.execute(db);
+  const position = (text: string | null | undefined): Position | null => {
+    if (!text) return null;
+    const [xid, seq] = text.split(':');
+    return { xid, seq };
+  };
+  return { visible: position(rows[0]?.visible), newest: position(rows[0]?.newest) };
 }
 
 /** Where a store's event sits in the feed (for `after=<event id>`). */

@@ -257,7 +257,8 @@ describe('GET /events', () => {
   it('is in the OpenAPI document', async () => {
     const doc = inlineDocument((await t.call(null, 'GET', '/openapi.json')).body);
     const operation = doc.paths['/api/v1/events'].get;
-    expect(operation.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['after', 'cursor', 'limit', 'types']);
+    const query = operation.parameters.filter((p: { in: string }) => p.in === 'query');
+    expect(query.map((p: { name: string }) => p.name).sort()).toEqual(['after', 'cursor', 'limit', 'types', 'wait']);
   });
 });
 
@@ -288,11 +289,11 @@ describe('storage', () => {
     expect(rows.filter((row) => row.target !== 10)).toEqual([]);
   });
 
-  it('an appended event runs one trigger, the webhook fan-out: no foreign-key check per row (migration 0023)', async () => {
+  it('an appended event runs no trigger: no foreign-key check per row (migration 0023), no webhook fan-out (0030)', async () => {
     const { rows } = await sql<{ name: string }>`SELECT tgname AS name FROM pg_trigger WHERE tgrelid = 'events'::regclass`.execute(
       t.database.db,
     );
-    expect(rows.map((row) => row.name)).toEqual(['events_webhook_fan_out']);
+    expect(rows.map((row) => row.name)).toEqual([]);
   });
 
   it("an event's data and a product's stored document are compressed with lz4 where the server has it (pglz otherwise)", async () => {

@@ -2,14 +2,16 @@
 
 export { registerEventRoutes } from './events.routes.js';
 export { EventListEnvelope } from './events.schema.js';
-export type { EventTables } from './events.tables.js';
+export { FEED_CHANNEL } from './events.sql.js';
+export { newestEventAgeSeconds } from './feed-stats.sql.js';
 export { eventPurge, purgeOldEvents } from './purge.js';
 export {
   appendEvents,
   forgetNotedChanges,
-  loadRecordsWith,
   noteChange,
   noteUpdated,
+  type RecordKindFeed,
   type RecordLoader,
+  useRecordKinds,
 } from './record.js';
 export { EVENT_TYPES, type EventType, isEventType, type NewEvent, type RecordKind } from './types.js';

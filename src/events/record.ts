@@ -50,22 +50,31 @@ export type RecordsLoader = (trx: Tx, storeId: string, ids: string[]) => Promise
  */
 export type DocumentsWriter = (trx: Tx, storeId: string, documents: { id: string; body: string }[], last: boolean) => Promise<void>;
 
-// Set by each resource at start, so a folder may note a change to a record of a folder it must not import
-// (collections changing products' memberships).
+/**
+ * How the feed reads the records of one kind that a write changed as a side effect (collections changing
+ * products' memberships: a folder may note a change to a record of a folder it must not import). With
+ * `loadMany`, the records of that kind a write noted are read in one query (a checkout's three products: one
+ * round trip, not three); with `storeDocuments`, the kind keeps a stored document of each record, written
+ * with the text of its `created`/`updated` event (products: src/products/products.documents.ts).
+ */
+export interface RecordKindFeed {
+  load: RecordLoader;
+  loadMany?: RecordsLoader;
+  storeDocuments?: DocumentsWriter;
+}
+
+// The record kinds app.ts passed in (the same functions for every app of the process).
 const loaders = new Map<RecordKind, RecordLoader>();
 const manyLoaders = new Map<RecordKind, RecordsLoader>();
 const documentWriters = new Map<RecordKind, DocumentsWriter>();
 
-/**
- * Registers how the feed reads a record of `kind` (the same functions for every app of the process); with
- * `many`, the records of that kind a write noted are read in one query (a checkout's three products: one
- * round trip, not three); with `documents`, the kind keeps a stored document of each record, written with the
- * text of its `created`/`updated` event (products: src/products/products.documents.ts).
- */
-export function loadRecordsWith(kind: RecordKind, loader: RecordLoader, many?: RecordsLoader, documents?: DocumentsWriter): void {
-  loaders.set(kind, loader);
-  if (many) manyLoaders.set(kind, many);
-  if (documents) documentWriters.set(kind, documents);
+/** Called once where the app is built, with each resource's kind: how the feed reads and stores its records. */
+export function useRecordKinds(kinds: Partial<Record<RecordKind, RecordKindFeed>>): void {
+  for (const [kind, feed] of Object.entries(kinds) as [RecordKind, RecordKindFeed][]) {
+    loaders.set(kind, feed.load);
+    if (feed.loadMany) manyLoaders.set(kind, feed.loadMany);
+    if (feed.storeDocuments) documentWriters.set(kind, feed.storeDocuments);
+  }
 }
 
 /** `noteChange` with the loader the record's resource registered: `*.updated` of each of `ids`. */
@@ -77,7 +86,7 @@ export function noteUpdated(trx: Tx, storeId: string, kind: RecordKind, ids: Ite
 // door (bench seeds) appends nothing and needs no routes registered.
 function loaderOf(kind: RecordKind): RecordLoader {
   const loader = loaders.get(kind);
-  if (!loader) throw new Error(`no record loader registered for ${kind}`);
+  if (!loader) throw new Error(`no record kind ${kind} passed to useRecordKinds (src/app.ts)`);
   return loader;
 }
 
@@ -106,15 +115,18 @@ export async function appendEvents(
   if (!events.length) return;
   // Serialized once: the event's data and the record's stored document are the same text.
   const texts = events.map((event) => JSON.stringify(event.data));
-  await writeDocuments(trx, storeId, events, texts, last);
+  await storeDocuments(trx, storeId, events, texts, last);
   if (benchSkipsEvents()) return;
-  // Webhook deliveries are created by the INSERT's trigger (migrations/0020), in the same statement. The
-  // write's last statement needs no answer of its own: it travels with the COMMIT (src/db/deferred.ts).
+  // Webhook deliveries are derived from the feed later, by the workers (migrations/0030): a write pays
+  // nothing for them. The write's last statement needs no answer of its own: it travels with the COMMIT (src/db/deferred.ts).
   await (last ? insertEventsWithCommit : insertEvents)(trx, storeId, events, texts);
 }
 
-/** The stored documents of the created and updated records whose kind keeps them, one statement per kind. */
-async function writeDocuments(trx: Tx, storeId: string, events: NewEvent[], texts: string[], last: boolean): Promise<void> {
+/**
+ * The step of every write that stores documents: those of the created and updated records whose kind keeps
+ * them, one statement per kind, with the text their events carry.
+ */
+async function storeDocuments(trx: Tx, storeId: string, events: NewEvent[], texts: string[], last: boolean): Promise<void> {
   const byKind = new Map<RecordKind, { id: string; body: string }[]>();
   events.forEach(({ type, data }, i) => {
     const [kind, change] = type.split('.') as [RecordKind, string];

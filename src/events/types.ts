@@ -21,3 +21,7 @@ export interface Position {
 }
 
 export const START: Position = { xid: '0', seq: '0' };
+
+/** Whether `a` comes after `b` in the feed. */
+export const isAfter = (a: Position, b: Position): boolean =>
+  BigInt(a.xid) > BigInt(b.xid) || (a.xid === b.xid && BigInt(a.seq) > BigInt(b.seq));

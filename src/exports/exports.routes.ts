@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { rateLimited } from '../errors.js';
 import type { App, AppContext } from '../http/index.js';
-import { Timestamp } from '../shared/index.js';
+import { StringEnum, Timestamp, takeStoreSlot } from '../shared/index.js';
+import { CSV, CSV_EXPORT_FORMATS, csvBody, csvExportOf } from './csv.js';
 import { countRecords } from './exports.sql.js';
 import { type ExportReader, openChunkReader, openSnapshotReader } from './snapshot.js';
 import { EXPORT_SOURCES, type ExportSource } from './sources.js';
@@ -13,6 +14,20 @@ const NDJSON = 'application/x-ndjson';
 const ExportQuery = Type.Object({
   updatedSince: Type.Optional({ ...Timestamp, description: 'only records with updatedAt >= this date-time' }),
 });
+
+/** products, customers and orders also stream as another platform's CSV (src/exports/csv.ts). */
+const FormatQuery = Type.Object({
+  ...ExportQuery.properties,
+  format: Type.Optional(
+    StringEnum(['ndjson', ...CSV_EXPORT_FORMATS], {
+      description: 'ndjson (default), or shopify: text/csv in the layout Shopify imports (docs/exports.md)',
+    }),
+  ),
+});
+
+/** Open exports per store at once, in every process together (src/shared/store-slots.ts); beyond: 429. */
+export const EXPORTS_PER_STORE = 4;
+const RETRY_AFTER_SECONDS = 5;
 
 /**
  * On PostgreSQL each running export holds a pool connection for its whole duration: at most half the pool
@@ -40,34 +55,63 @@ function snapshotSlots(ctx: AppContext) {
 }
 
 function describe(source: ExportSource) {
+  const csv = csvExportOf(source.name) !== undefined;
+  const ndjson = { [NDJSON]: { schema: source.schema } };
+  const rows = Type.String({ description: `CSV (RFC 4180): a header row, then the rows of each ${source.name} record` });
   return {
     tags,
     operationId: `export${source.name[0].toUpperCase()}${source.name.slice(1)}`,
-    summary: `Export ${source.name} as NDJSON`,
+    summary: `Export ${source.name} as NDJSON${csv ? " or a platform's CSV" : ''}`,
     description:
       `Every ${source.name} record of the store, one per line exactly as its GET returns it, in id order, ` +
-      'streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of lines that follow.',
-    querystring: ExportQuery,
+      'streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of records that follow' +
+      (csv ? '. With `format=shopify`: `text/csv` in the layout Shopify imports (its rows per record are in docs/exports.md).' : '.'),
+    querystring: csv ? FormatQuery : ExportQuery,
     response: {
-      200: { description: `NDJSON: one ${source.name} record per line`, content: { [NDJSON]: { schema: source.schema } } },
+      200: {
+        description: csv
+          ? `NDJSON: one ${source.name} record per line; or CSV with format=shopify`
+          : `NDJSON: one ${source.name} record per line`,
+        content: csv ? { ...ndjson, [CSV]: { schema: rows } } : ndjson,
+      },
     },
   };
 }
 
-/** GET /exports/{resource}: the resource's read scope; the body is streamed (stream.ts). */
+/**
+ * GET /exports/{resource}: the resource's read scope; the body is streamed (stream.ts). Each export holds one
+ * of its store's slots until it ends, however it ends (done, client gone, reader stalled past the socket
+ * timeout): one store's exports never take every snapshot slot from the others.
+ */
 export async function registerExportRoutes(app: App, ctx: AppContext, engine: 'pglite' | 'postgres'): Promise<void> {
   const openReader = engine === 'postgres' ? snapshotSlots(ctx) : async () => openChunkReader(ctx.db);
   for (const source of EXPORT_SOURCES) {
     app.get(`/exports/${source.name}`, { config: { scope: source.scope }, schema: describe(source) }, async (request, reply) => {
       const { storeId } = request.auth;
       const updatedSince = request.query.updatedSince ? new Date(request.query.updatedSince) : null;
-      const reader = await openReader();
+      const format = (request.query as { format?: string }).format;
+      const csv = format && format !== 'ndjson' ? csvExportOf(source.name, format as 'shopify') : undefined;
+      const slot = await takeStoreSlot(ctx.db, storeId, 'export', EXPORTS_PER_STORE);
+      if (!slot) throw rateLimited(RETRY_AFTER_SECONDS);
+      // however the connection ends (even before the body starts), the slot is freed
+      reply.raw.once('close', () => void slot.release());
+      const reader = await openReader().catch(async (error) => {
+        await slot.release();
+        throw error;
+      });
       try {
         // the count is the snapshot's first statement: on PostgreSQL it fixes the snapshot the lines come from
         const total = await reader.read((db) => countRecords(db, source.table, storeId, updatedSince));
-        const serialize = reply.compileSerializationSchema(source.schema, '200') as (record: object) => string;
-        reply.type(NDJSON).header('X-Total-Count', String(total)).header('X-Export-Consistency', reader.consistency);
-        const stream = exportStream({ source, storeId, updatedSince, reader, serialize });
+        const body = csv
+          ? await csvBody(csv, source, reader, storeId)
+          : { source, serialize: reply.compileSerializationSchema(source.schema, '200') as (record: object) => string };
+        reply
+          .type(csv ? `${CSV}; charset=utf-8` : NDJSON)
+          .header('X-Total-Count', String(total))
+          .header('X-Export-Consistency', reader.consistency);
+        if (csv) reply.header('Content-Disposition', `attachment; filename="${format}-${source.name}.csv"`);
+        const stream = exportStream({ ...body, storeId, updatedSince, reader, stallMs: ctx.config.socketTimeoutMs });
+        stream.once('close', () => void slot.release());
         // however the connection ends (even before the body starts), an unfinished export ends with it
         reply.raw.once('close', () => {
           if (!stream.readableEnded) stream.destroy();
@@ -75,6 +119,7 @@ export async function registerExportRoutes(app: App, ctx: AppContext, engine: 'p
         return reply.send(stream);
       } catch (error) {
         await reader.close();
+        await slot.release();
         throw error;
       }
     });

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db, Tx } from '../db/index.js';
 
 /** The tables an export walks; each has `(store_id, id)` as its primary key and an `updated_at`. */
@@ -32,4 +33,19 @@ export async function countRecords(db: Db | Tx, table: ExportTable, storeId: str
   if (updatedSince !== null) select = select.where('updated_at', '>=', updatedSince);
   const row = await select.executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/** The tables whose records carry customFields a CSV export turns into columns. */
+export type CustomFieldsTable = 'products' | 'variants' | 'customers' | 'orders';
+
+/**
+ * Every customFields key the store's records of `table` use, each once: a CSV export's header row is
+ * written before its first record, so the columns those keys name are found first (in the snapshot on
+ * PostgreSQL). All of the store's records, whatever `updatedSince`: a column no exported record fills
+ * stays empty, which is harmless.
+ */
+export async function customFieldKeys(db: Db | Tx, table: CustomFieldsTable, storeId: string): Promise<string[]> {
+  const { rows } = await sql<{ key: string }>`
+    SELECT DISTINCT jsonb_object_keys(custom_fields) AS key FROM ${sql.table(table)} WHERE store_id = ${storeId}`.execute(db);
+  return rows.map((row) => row.key);
 }

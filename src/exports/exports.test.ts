@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine, expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { importCsv } from '../../test/support/csv.fixtures.js';
 import { type StoreRecords, seedRecords } from '../../test/support/records.fixtures.js';
 
 let t: TestContext;
@@ -111,17 +113,13 @@ describe('GET /exports/{resource}', () => {
   });
 });
 
-describe('the migration guide example (examples/shopify-csv-to-ndjson.mjs)', () => {
-  it('makes product lines that POST /products takes, and the export shows them back', async () => {
-    const { execFileSync } = await import('node:child_process');
-    const ndjson = execFileSync(process.execPath, ['examples/shopify-csv-to-ndjson.mjs', 'examples/shopify-products.csv'], {
-      encoding: 'utf8',
-    });
+describe('the migration guide example (examples/shopify-products.csv)', () => {
+  it('imports as it is (text/csv), and exports back to the same file with format=shopify', async () => {
     const store = await t.newStore();
-    for (const line of lines(ndjson)) {
-      const reply = await t.call(store, 'POST', '/products', JSON.parse(line));
-      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-    }
+    const file = readFileSync('examples/shopify-products.csv', 'utf8');
+    const { job, errors } = await importCsv(t, store, 'products', file);
+    expect(errors).toEqual([]);
+    expect(job).toMatchObject({ status: 'succeeded', created: 2, failed: 0 });
     const exported = lines((await rawGet(store, '/exports/products')).body).map((line) => JSON.parse(line));
     const tee = exported.find((product) => product.handle === 'classic-tee');
     expect(tee.variants.map((variant: { sku: string; stock: number }) => [variant.sku, variant.stock])).toEqual([
@@ -130,6 +128,10 @@ describe('the migration guide example (examples/shopify-csv-to-ndjson.mjs)', () 
       ['TEE-M-BLK', 0],
       ['TEE-M-WHT', 7],
     ]);
-    expect(exported.find((product) => product.handle === 'gift-card')).toMatchObject({ status: 'disabled', variants: [] });
+    expect(exported.find((product) => product.handle === 'gift-card')).toMatchObject({ status: 'disabled', sku: 'GIFT', totalStock: 100 });
+    const csv = (await rawGet(store, '/exports/products?format=shopify')).body;
+    expect(csv.split('\n')[0]).toMatch(/^Title,URL handle,Description,/);
+    const again = await importCsv(t, store, 'products', csv);
+    expect(again.job).toMatchObject({ status: 'succeeded', created: 0, updated: 2, failed: 0 });
   });
 });

@@ -3,13 +3,28 @@ import { type ChunkQuery, idsAfter } from './exports.sql.js';
 import type { ExportReader } from './snapshot.js';
 import type { ExportSource } from './sources.js';
 
+/** The reader took nothing for `stallMs`: its export is cut (its snapshot and slot freed). */
+export class ExportStalled extends Error {
+  constructor(ms: number) {
+    super(`the export's reader took nothing for ${ms} ms: closed`);
+  }
+}
+
 export interface ExportPlan {
   source: ExportSource;
   storeId: string;
   updatedSince: Date | null;
   reader: ExportReader;
-  /** a record as GET's response serializer writes it */
+  /** a record as GET's response serializer writes it (a CSV layout: the record's rows) */
   serialize: (record: object) => string;
+  /** written before the first record (a CSV layout's header row), even when no record follows */
+  head?: string;
+  /**
+   * a reader that has not taken the last chunk handed to it after this long is stalled: the stream is
+   * destroyed (and its response with it). Progress, not socket idleness: a client that reads a few bytes
+   * every few seconds keeps its socket's idle timer alive for ever, and the snapshot open with it.
+   */
+  stallMs?: number;
 }
 
 /** One chunk's NDJSON text, or null at the end: its ids by keyset, then the resource's batch read. */
@@ -39,8 +54,8 @@ async function nextChunk(plan: ExportPlan, query: ChunkQuery): Promise<Chunk> {
  * next chunk is read while the socket sends the current one — the database read overlaps the network
  * write, and memory holds at most two chunks whatever the client's speed; read chunk by chunk (PGlite), a
  * chunk is read only when it is asked for, so it shows what was committed until then. Destroying the
- * stream (the client went away, an error) closes the reader at once: the transaction ends and its
- * connection returns to the pool.
+ * stream (the client went away, an error, a stalled reader: `stallMs`) closes the reader at once: the
+ * transaction ends and its connection returns to the pool.
  */
 export function exportStream(plan: ExportPlan): Readable {
   let after: string | null = null;
@@ -53,13 +68,23 @@ export function exportStream(plan: ExportPlan): Readable {
   };
   let next: Promise<Chunk> | null = prefetch ? ahead(read()) : null;
   let more = true;
+  let head = plan.head ?? '';
+  // armed when a chunk is handed over, disarmed when the reader asks for the next one
+  let stall: NodeJS.Timeout | undefined;
+  const waitForReader = (stream: Readable) => {
+    if (plan.stallMs === undefined) return;
+    stall = setTimeout(() => stream.destroy(new ExportStalled(plan.stallMs as number)), plan.stallMs);
+    stall.unref();
+  };
   const end = async (stream: Readable) => {
+    clearTimeout(stall);
     await plan.reader.close();
     stream.push(null);
   };
   return new Readable({
     highWaterMark: 0,
     read() {
+      clearTimeout(stall);
       if (!more) {
         end(this).catch((error: Error) => this.destroy(error));
         return;
@@ -72,13 +97,20 @@ export function exportStream(plan: ExportPlan): Readable {
           after = chunk.last;
           more = chunk.full;
           if (more && prefetch) next = ahead(read());
-          if (chunk.text) this.push(chunk.text);
-          else await end(this);
+          const text = head + chunk.text;
+          head = '';
+          if (text) {
+            // armed first: a push may ask for the next chunk at once (a fast reader), which disarms it
+            waitForReader(this);
+            this.push(text);
+          }
+          if (!chunk.text) await end(this);
         },
         (error: Error) => this.destroy(error),
       );
     },
     destroy(error, callback) {
+      clearTimeout(stall);
       plan.reader.close().then(
         () => callback(error),
         () => callback(error),

@@ -1,23 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Tx } from '../db/index.js';
 import { AppError } from '../errors.js';
-import { canonicalJson } from './canonical-json.js';
-
-export { canonicalJson };
+import { etagOf } from '../shared/index.js';
 
 /** Reads the record a conditional write is about, locked for the transaction, as GET would return it. */
 export type CurrentLoader = (trx: Tx, storeId: string) => Promise<object>;
-
-/** A strong ETag of a record's representation: it changes when and only when the JSON `data` does. */
-export function etagOf(data: unknown): string {
-  return etagOfCanonical(canonicalJson(data));
-}
-
-/** `etagOf` of the value whose canonical JSON this is (a stored document: src/products/products.documents.ts). */
-export function etagOfCanonical(json: string): string {
-  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
-}
 
 const tagsOf = (header: string) => header.split(',').map((tag) => tag.trim());
 

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
+import { canonicalJson, etagOf } from '../shared/canonical-json.js';
 import { Envelope } from '../shared/common.schema.js';
-import { canonicalJson, carriesOneRecord, etagOf, ifMatchAccepts, noneMatch } from './etag.js';
+import { carriesOneRecord, ifMatchAccepts, noneMatch } from './etag.js';
 
 describe('canonicalJson', () => {
   it('is JSON.stringify with sorted keys', () => {

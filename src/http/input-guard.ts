@@ -1,51 +1,64 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type ErrorDetail, validationError } from '../errors.js';
-import { type JsonSchema, shapeDetails } from './shape.js';
-import { MAX_TEXT_DETAILS, textDetails } from './text.js';
+import { API_PREFIX } from '../api-docs/index.js';
+import { validationError } from '../errors.js';
+import { type Handling, type JsonSchema, shapeDetails, textDetails, uniqueDetails } from '../shared/index.js';
 
 /**
  * The checks every request passes before its route's schema validates it, in one place for every route:
  * no string PostgreSQL cannot store (NUL, lone surrogates) in the path, query, body or headers; output
- * names accepted as input aliases; and, when the client asks with `Prefer: handling=strict` (RFC 7240),
- * every unknown body property and query parameter named instead of silently dropped.
+ * names accepted as input aliases; the read-only names of the record (as GET returns it) ignored; and every
+ * other body property or query parameter the operation does not know refused by name, unless the client
+ * asks for `Prefer: handling=lenient` (RFC 7240), which removes them instead.
  */
 
-/** The `handling` preference of a Prefer header: the first one counts (RFC 7240 §2). */
-export function prefersStrictHandling(header: string | string[] | undefined): boolean {
+/** The `handling` the Prefer header states (the first one counts, RFC 7240 §2), or null when it states none. */
+export function statedHandling(header: string | string[] | undefined): Handling | null {
   const values = Array.isArray(header) ? header : header ? [header] : [];
   for (const preference of values.flatMap((value) => value.split(','))) {
     const [token, ...rest] = preference.split(';')[0].split('=');
     if (token.trim().toLowerCase() !== 'handling') continue;
-    return rest.join('=').trim().replace(/^"|"$/g, '').toLowerCase() === 'strict';
+    const value = rest.join('=').trim().replace(/^"|"$/g, '').toLowerCase();
+    return value === 'strict' || value === 'lenient' ? value : null;
   }
-  return false;
+  return null;
 }
 
-/** onRequest: a strict request says so on every answer, errors included. */
-export async function announceStrictHandling(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  if (prefersStrictHandling(request.headers.prefer)) reply.header('Preference-Applied', 'handling=strict');
+/** How a request's unknown names are handled: strict unless it prefers lenient. */
+export const handlingOf = (request: Pick<FastifyRequest, 'headers'>): Handling => statedHandling(request.headers.prefer) ?? 'strict';
+
+/** onRequest: a request that states its handling is told it was applied, on every answer, errors included. */
+export async function announceHandling(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const stated = statedHandling(request.headers.prefer);
+  if (stated) reply.header('Preference-Applied', `handling=${stated}`);
 }
 
-// A route without a query schema reads no parameter: in strict mode each one is unknown.
+// A route without a query schema reads no parameter: each one is unknown.
 const NO_PARAMETERS: JsonSchema = { type: 'object', properties: {} };
 
 interface RouteSchema {
   body?: JsonSchema;
   querystring?: JsonSchema;
+  response?: Record<string, JsonSchema>;
 }
 
-export function uniqueDetails(details: ErrorDetail[]): ErrorDetail[] {
-  const seen = new Map<string, ErrorDetail>();
-  for (const detail of details) {
-    const key = `${detail.in}\u0000${detail.field}`;
-    if (!seen.has(key)) seen.set(key, detail);
+const representations = new WeakMap<object, JsonSchema | null>();
+
+/**
+ * The record a write answers with (the `data` of its 2xx response: the resource as GET returns it), whose
+ * names the body may carry as read-only. Derived once per route schema.
+ */
+export function representationOf(schema: RouteSchema): JsonSchema | undefined {
+  if (!representations.has(schema)) {
+    const success = Object.entries(schema.response ?? {}).find(([status]) => /^2\d\d$/.test(status))?.[1];
+    const data = success?.properties?.data;
+    representations.set(schema, data?.properties ? data : null);
   }
-  return [...seen.values()].slice(0, MAX_TEXT_DETAILS);
+  return representations.get(schema) ?? undefined;
 }
 
 /** preValidation: throws one 400 VALIDATION_ERROR naming every field these checks find wrong. */
 export async function guardInput(request: FastifyRequest): Promise<void> {
-  const strict = prefersStrictHandling(request.headers.prefer);
+  const handling = handlingOf(request);
   const schema = (request.routeOptions.schema ?? {}) as RouteSchema;
   const details = [
     ...textDetails(request.headers, 'header', 'headers'),
@@ -53,7 +66,12 @@ export async function guardInput(request: FastifyRequest): Promise<void> {
     ...textDetails(request.query, 'query', 'query'),
     ...textDetails(request.body, 'body', 'body'),
   ];
-  if (schema.body && request.body !== undefined) details.push(...shapeDetails(schema.body, request.body, 'body', strict));
-  if (strict) details.push(...shapeDetails(schema.querystring ?? NO_PARAMETERS, request.query, 'query', true));
+  if (schema.body && request.body !== undefined) {
+    details.push(...shapeDetails(schema.body, request.body, 'body', { handling, representation: representationOf(schema) }));
+  }
+  // Operations of the API only: a media URL or the docs page may carry a cache-buster.
+  if (request.routeOptions.url?.startsWith(API_PREFIX)) {
+    details.push(...shapeDetails(schema.querystring ?? NO_PARAMETERS, request.query, 'query', { handling }));
+  }
   if (details.length > 0) throw validationError(uniqueDetails(details));
 }

@@ -1,23 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { prefersStrictHandling } from './input-guard.js';
-import { shapeDetails } from './shape.js';
-import { textDetails, textProblem } from './text.js';
-import { webUrlProblem } from './urls.js';
+import { shapeDetails } from '../shared/input-shape.js';
+import { textDetails, textProblem } from '../shared/input-text.js';
+import { webUrlProblem } from '../shared/web-urls.js';
+import { statedHandling } from './input-guard.js';
 
 describe('Prefer: handling', () => {
   it.each([
-    ['handling=strict', true],
-    ['HANDLING=Strict', true],
-    ['return=minimal, handling=strict', true],
-    ['handling="strict"; x=y', true],
-    [['respond-async', 'handling=strict'], true],
-    ['handling=lenient', false],
-    ['handling=lenient, handling=strict', false],
-    ['handling=strictly', false],
-    ['', false],
-    [undefined, false],
-  ])('%j -> %s', (header, strict) => {
-    expect(prefersStrictHandling(header as string | string[] | undefined)).toBe(strict);
+    ['handling=strict', 'strict'],
+    ['HANDLING=Strict', 'strict'],
+    ['return=minimal, handling=strict', 'strict'],
+    ['handling="strict"; x=y', 'strict'],
+    [['respond-async', 'handling=strict'], 'strict'],
+    ['handling=lenient', 'lenient'],
+    [' Handling = "LENIENT" ', 'lenient'],
+    ['handling=lenient, handling=strict', 'lenient'],
+    ['handling=strictly', null],
+    ['return=minimal', null],
+    ['', null],
+    [undefined, null],
+  ])('%j -> %s', (header, handling) => {
+    expect(statedHandling(header as string | string[] | undefined)).toBe(handling);
   });
 });
 
@@ -55,17 +57,46 @@ describe('walking a value along its schema', () => {
     },
   };
 
-  it('names unknown properties at any depth only when strict', () => {
+  const strict = { handling: 'strict' } as const;
+  const lenient = { handling: 'lenient' } as const;
+
+  it('names unknown properties at any depth when strict, removes them when lenient', () => {
     const value = { items: [{ a: 'x' }, { a: 'y', z: 1 }], meta: { c: 2 }, free: { anything: 1 }, tags: { k: 'v' }, top: 1 };
-    expect(shapeDetails(schema, structuredClone(value), 'body', false)).toEqual([]);
-    expect(shapeDetails(schema, value, 'body', true).map((d) => d.field)).toEqual(['items[1].z', 'meta.c', 'top']);
+    const ignored = structuredClone(value);
+    expect(shapeDetails(schema, ignored, 'body', lenient)).toEqual([]);
+    expect(ignored).toEqual({ items: [{ a: 'x' }, { a: 'y' }], meta: {}, free: { anything: 1 }, tags: { k: 'v' } });
+    expect(shapeDetails(schema, value, 'body', strict).map((d) => d.field)).toEqual(['items[1].z', 'meta.c', 'top']);
+  });
+
+  it("removes the representation's read-only names at any depth, and only those", () => {
+    const representation = {
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        items: { type: 'array', items: { type: 'object', properties: { a: {}, id: {} } } },
+        open: { type: 'object', properties: { x: {} } },
+        loose: {},
+      },
+    };
+    const value = { id: 'r1', items: [{ a: 'x', id: 'i1', z: 1 }], open: { x: 1 }, loose: { y: 1 }, top: 1 };
+    const details = shapeDetails(schema, value, 'body', { handling: 'strict', representation });
+    expect(details.map((d) => d.field)).toEqual(['items[0].z', 'top']);
+    expect(value).toEqual({ items: [{ a: 'x', z: 1 }], top: 1 });
+  });
+
+  it('leaves an object where the schema takes none to the type check (it names the field, not its keys)', () => {
+    const scalars = {
+      type: 'object',
+      properties: { price: { type: ['number', 'null'] }, fields: { additionalProperties: { type: 'string' } } },
+    };
+    expect(shapeDetails(scalars, { price: { amount: 1 }, fields: { a: { b: 1 } } }, 'body', strict)).toEqual([]);
   });
 
   it('renames an alias to its input name, and refuses both names', () => {
     const value: Record<string, unknown> = { image: ['u'] };
-    expect(shapeDetails(schema, value, 'body', true)).toEqual([]);
+    expect(shapeDetails(schema, value, 'body', strict)).toEqual([]);
     expect(value).toEqual({ images: ['u'] });
-    expect(shapeDetails(schema, { image: [], images: [] }, 'body', false).map((d) => d.field)).toEqual(['image']);
+    expect(shapeDetails(schema, { image: [], images: [] }, 'body', lenient).map((d) => d.field)).toEqual(['image']);
   });
 });
 

@@ -26,6 +26,8 @@ const CREATE_BODIES: Record<string, object> = {
   '/orders': order,
   '/products': { title: 'Coverage' },
   '/webhooks': { url: 'https://hooks.example.test/coverage', events: ['*'] },
+  // A replay needs a range (400 otherwise, which records nothing); to a missing webhook it is a recorded 404.
+  '/webhooks/{id}/replay': { since: '2026-01-01T00:00:00.000Z' },
 };
 
 /** Writes whose body is not JSON: the URL they need (with its query), the body and its content type. */

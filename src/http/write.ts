@@ -3,20 +3,25 @@ import { type Tx, withTx } from '../db/index.js';
 import { type AppError, errorEnvelope } from '../errors.js';
 import { appendEvents, type EventType } from '../events/index.js';
 import { claimFor, executeOnce, type Recording, sendReplay } from '../idempotency/index.js';
-import { ok } from '../shared/index.js';
+import { etagOf, ok } from '../shared/index.js';
 import type { AppContext } from './context.js';
-import { type CurrentLoader, etagOf, guardedByIfMatch } from './etag.js';
+import { type CurrentLoader, guardedByIfMatch } from './etag.js';
 
 /** What a write route hands to the write path: the service call, given the request's transaction and store. */
 export type WriteWork<T> = (trx: Tx, storeId: string) => Promise<T>;
 
-export interface WriteOptions {
+export interface WriteOptions<T = unknown> {
   /** the success status (default 200) */
   status?: 200 | 201 | 202;
   /** for PATCH and DELETE of a record: reads it as GET returns it, row locked, so If-Match is checked atomically */
   current?: CurrentLoader;
   /** the event's data when it is not the work's result: a variant's change is its product's event */
   eventData?: (trx: Tx, storeId: string) => Promise<object>;
+  /**
+   * What the Idempotency-Key record keeps of the result, when it must not be all of it: a secret shown
+   * once (a new API key) is never stored, so a replay answers without it.
+   */
+  recordAs?: (data: T) => unknown;
 }
 
 type Sent<T> = { success: true; data: T } | undefined;
@@ -32,9 +37,9 @@ export async function sendWrite<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   work: WriteWork<T>,
-  options: 200 | 201 | 202 | WriteOptions = 200,
+  options: 200 | 201 | 202 | WriteOptions<T> = 200,
 ): Promise<Sent<T>> {
-  const { status = 200, current: loader, eventData } = typeof options === 'number' ? { status: options } : options;
+  const { status = 200, current: loader, eventData, recordAs } = typeof options === 'number' ? { status: options } : options;
   const { storeId } = request.auth;
   const current = oncePerTransaction(loader);
   const guarded = withEvent(request, { current, eventData }, guardedByIfMatch(request, current, work));
@@ -44,7 +49,8 @@ export async function sendWrite<T>(
     reply.status(status);
     return ok(data);
   }
-  const record = (outcome: { data: T } | { error: AppError }) => recordingOf(request, reply, status, outcome);
+  const record = (outcome: { data: T } | { error: AppError }) =>
+    recordingOf(request, reply, status, 'data' in outcome && recordAs ? { data: recordAs(outcome.data) } : outcome);
   const ttlSeconds = ctx.config.idempotencyTtl;
   const execution = await withTx(ctx.db, (trx) => executeOnce(trx, (t) => guarded(t, storeId), { storeId, claim, ttlSeconds, record }));
   if ('replay' in execution) {
@@ -61,7 +67,7 @@ export async function sendWrite<T>(
  * transaction: a rolled-back write has none, a replay never runs this. A delete's data is the record as
  * it was (the route's `current` loader, read before the work); without a loader, what the work returned.
  */
-function withEvent<T>(request: FastifyRequest, sources: Pick<WriteOptions, 'current' | 'eventData'>, work: WriteWork<T>): WriteWork<T> {
+function withEvent<T>(request: FastifyRequest, sources: Pick<WriteOptions<T>, 'current' | 'eventData'>, work: WriteWork<T>): WriteWork<T> {
   const type = request.routeOptions.config.event;
   if (!type) return work;
   return async (trx, storeId) => {
@@ -95,11 +101,11 @@ function oncePerTransaction(current: CurrentLoader | undefined): CurrentLoader |
 }
 
 /** The response an outcome will be, serialized by the route's own schema so a replay is byte for byte. */
-function recordingOf<T>(
+function recordingOf(
   request: FastifyRequest,
   reply: FastifyReply,
   status: number,
-  outcome: { data: T } | { error: AppError },
+  outcome: { data: unknown } | { error: AppError },
 ): Recording {
   if ('error' in outcome) {
     const { error } = outcome;

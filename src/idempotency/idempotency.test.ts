@@ -92,7 +92,8 @@ describe('idempotency keys: refusals', () => {
     const created = (await send(store, 'POST', '/products', { title: 'Original' }, k)).json().data;
     expectError(await t.call(store, 'POST', '/products', { title: 'Other' }, { 'idempotency-key': k }), 422, 'IDEMPOTENCY_KEY_REUSED');
     expectError(
-      await t.call(store, 'POST', '/products?x=1', { title: 'Original' }, { 'idempotency-key': k }),
+      // (lenient: strict handling would refuse the unknown parameter before the key is looked at)
+      await t.call(store, 'POST', '/products?x=1', { title: 'Original' }, { 'idempotency-key': k, prefer: 'handling=lenient' }),
       422,
       'IDEMPOTENCY_KEY_REUSED',
     );
@@ -238,5 +239,30 @@ describe('idempotency keys: concurrency and atomicity', () => {
     expect(
       await t.database.db.selectFrom('admins').select('id').where('store_id', '=', store.id).where('id', '=', adminId).execute(),
     ).toEqual([]);
+  });
+});
+
+describe('idempotency keys: no secret in a record (CONTRACT §9.1)', () => {
+  it('a replay of POST /api-keys answers 201 with the same id, name and scopes and key: null; the record holds no key', async () => {
+    const store = await t.newStore();
+    const k = key();
+    const body = { name: 'partner', scopes: ['products:read'] };
+    const first = await send(store, 'POST', '/api-keys', body, k);
+    expect(first.status).toBe(201);
+    const created = first.json().data;
+    expect(created.key).toMatch(/^sfk_/);
+    const [record] = await recordsOf(store);
+    expect(record.body).not.toContain(created.key);
+    expect(JSON.parse(record.body).data.key).toBeNull();
+
+    const again = await send(store, 'POST', '/api-keys', body, k);
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    const { key: replayedKey, ...rest } = again.json().data;
+    expect(replayedKey).toBeNull();
+    expect(rest).toEqual({ id: created.id, name: 'partner', scopes: ['products:read'], createdAt: created.createdAt });
+    // one key was created, and it works
+    expect((await t.call(store, 'GET', '/api-keys')).body.data).toHaveLength(1);
+    expect((await t.call(created.key, 'GET', '/products')).status).toBe(200);
   });
 });

@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
-import type { Db, Tx } from '../db/index.js';
+import { type Db, savepoint, type Tx } from '../db/index.js';
 import { type AppError, toAppError } from '../errors.js';
 import { findRecord, type RecordedOutcome, saveRecord, tryLockKey } from './idempotency.sql.js';
 import { claimOf, type KeyClaim, keyInUse, keyReused } from './keys.js';
@@ -75,7 +74,7 @@ export async function executeOnce<T>(trx: Tx, write: (trx: Tx) => Promise<T>, op
   if (!(await tryLockKey(trx, storeId, claim.key))) throw keyInUse();
   const recorded = await findRecord(trx, storeId, claim.key);
   if (recorded) return { replay: recorded };
-  await sql`SAVEPOINT idempotent_write`.execute(trx);
+  await savepoint.set(trx, 'idempotent_write');
   try {
     const data = await write(trx);
     await saveRecord(trx, storeId, claim, record({ data }), ttlSeconds);
@@ -83,7 +82,7 @@ export async function executeOnce<T>(trx: Tx, write: (trx: Tx) => Promise<T>, op
   } catch (error) {
     const appError = toAppError(error as never);
     if (!isRecorded(appError.status)) throw error;
-    await sql`ROLLBACK TO SAVEPOINT idempotent_write`.execute(trx);
+    await savepoint.rollbackTo(trx, 'idempotent_write');
     await saveRecord(trx, storeId, claim, record({ error: appError }), ttlSeconds);
     return { error };
   }

@@ -9,6 +9,5 @@ export {
   type Recording,
   sendReplay,
 } from './idempotency.js';
-export type { IdempotencyTables } from './idempotency.tables.js';
 export { KEY_HEADER, type KeyClaim } from './keys.js';
 export { purgeExpiredKeys, startKeyPurge } from './purge.js';

@@ -1,12 +1,11 @@
 import { importCollectionLine } from '../collections/index.js';
 import { importCustomerLine } from '../customers/index.js';
-import { importOrderLine } from '../orders/index.js';
+import { importOrders } from '../orders/index.js';
 import { importProductLine } from '../products/index.js';
 import type { ImportContext, ImportHandlers } from './import-job.js';
 
 /** The resources POST /imports takes, each with its natural key (docs/imports.md). */
 export const IMPORT_RESOURCES = ['products', 'collections', 'customers', 'orders'] as const;
-export type ImportResource = (typeof IMPORT_RESOURCES)[number];
 
 /**
  * Each resource's line handler (src/imports/types.ts), written in the resource's own folder and exported
@@ -17,6 +16,6 @@ export function importHandlers(ctx: ImportContext): ImportHandlers {
     products: importProductLine(ctx),
     collections: importCollectionLine(ctx),
     customers: importCustomerLine,
-    orders: importOrderLine,
+    orders: importOrders,
   };
 }

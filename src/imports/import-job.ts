@@ -1,14 +1,18 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { sql } from 'kysely';
-import type { Tx } from '../db/index.js';
+import type { Config } from '../config.js';
+import { savepoint, type Tx } from '../db/index.js';
 import { AppError, toAppError } from '../errors.js';
 import { forgetNotedChanges } from '../events/index.js';
-import type { AppContext } from '../http/index.js';
-import { type BatchOutcome, type JobErrorInput, JobFailure, type JobKind } from '../jobs/index.js';
-import { type FileLine, readLines } from './lines.js';
-import type { ImportBatchApplier, ImportBatchResult, ImportHandler, ImportLineHandler } from './types.js';
-import { importsDir, removeUpload } from './upload.js';
+import { type BatchOutcome, type JobErrorInput, JobFailure, type JobKind, type JobRow } from '../jobs/index.js';
+import type { MediaStore } from '../media/index.js';
+import { layoutNamed } from '../platforms/index.js';
+import type { ImportBatchApplier, ImportBatchResult, ImportHandler, ImportLineHandler, ImportLineOptions } from '../shared/index.js';
+import { jsonNestsDeeperThan, tooDeep } from '../shared/index.js';
+import type { CsvParams } from './csv.js';
+import { joinCollections } from './csv-collections.js';
+import { readCsvLines } from './csv-source.js';
+import { DryRunKeys } from './dry-run.js';
+import { type CsvLine, type FileLine, isCsvLine, readLines } from './lines.js';
+import type { UploadStore } from './upload.js';
 
 /**
  * The `import` job: reads the uploaded file from the job's resume position and applies its lines in
@@ -17,7 +21,10 @@ import { importsDir, removeUpload } from './upload.js';
  */
 
 /** What the line handlers need besides the transaction (product media). */
-export type ImportContext = Pick<AppContext, 'config' | 'media'>;
+export interface ImportContext {
+  config: Config;
+  media: MediaStore;
+}
 
 /** Per resource: its line handler alone, or with a batch applier (src/imports/types.ts). */
 export type ImportHandlers = Readonly<Record<string, ImportLineHandler | ImportHandler | undefined>>;
@@ -25,7 +32,8 @@ export type ImportHandlers = Readonly<Record<string, ImportLineHandler | ImportH
 const handlerOf = (given: ImportLineHandler | ImportHandler): ImportHandler => (typeof given === 'function' ? { line: given } : given);
 
 export interface ImportJobSettings {
-  dataDir: string;
+  /** where the job's upload is (src/imports/upload.ts) */
+  uploads: UploadStore;
   /** a line longer than this (the API's body limit) is a PAYLOAD_TOO_LARGE line */
   maxLineBytes: number;
   handlers: ImportHandlers;
@@ -34,11 +42,18 @@ export interface ImportJobSettings {
   /** milliseconds of work per batch, at most (the line that crosses it ends the batch) */
   batchMs: number;
   log: { error(object: object, message: string): void };
+  /** told the lines of each committed batch (GET /metrics) */
+  onLinesCommitted?: (lines: number) => void;
 }
 
 const BLANK = /^[ \t\r]*$/;
 
-export const fileOf = (dataDir: string, params: Record<string, unknown>) => join(importsDir(dataDir), String(params.file));
+const uploadOf = (params: Record<string, unknown>) => String(params.file);
+
+/** The line options the upload stored with its job (a job stored before they existed is strict). */
+const lineOptionsOf = (params: Record<string, unknown>): ImportLineOptions => ({
+  handling: params.handling === 'lenient' ? 'lenient' : 'strict',
+});
 
 export function importJobKind(settings: ImportJobSettings): JobKind {
   return {
@@ -46,21 +61,27 @@ export function importJobKind(settings: ImportJobSettings): JobKind {
       const given = settings.handlers[job.resource];
       if (!given) throw new JobFailure(`imports of ${job.resource} are not supported`);
       const handler = handlerOf(given);
-      const path = fileOf(settings.dataDir, job.params);
-      // Every server process must share the data dir: the job may run in another process than the upload.
-      if (!existsSync(path)) throw new JobFailure('the import file is missing (every server process must share STOREFRONT_DATA_DIR)');
-      const lines = readLines(path, Number(job.position_bytes), job.position_line, settings.maxLineBytes);
+      const options = lineOptionsOf(job.params);
+      const dryRun = job.params.dryRun === true ? new DryRunKeys(job.resource, job.store_id, job.id) : null;
+      const lines = await openLines(job, settings);
       let batch: FileLine[] = [];
       // A batch ends at batchLines lines or batchMs of work, whichever comes first: the lines it did not
       // reach start the next batch (on PGlite a transaction holds the one session, so this bounds how
       // long the API waits behind an import).
       const commit = async () => {
         let applied = 0;
+        let processed = 0;
         const going = await commitBatch(async (trx) => {
-          const outcome = await applyBatch(trx, job.store_id, handler, batch, settings);
+          const work = () => applyBatch(trx, job.store_id, handler, batch, options, settings, dryRun ? { trx, keys: dryRun } : null);
+          dryRun?.forget();
+          const outcome = dryRun ? await rolledBack(trx, work) : await work();
+          await dryRun?.save(trx);
           applied = outcome.applied;
+          processed = outcome.progress.processed;
           return outcome;
         });
+        // commitBatch returned: the batch's transaction committed (or never ran, processed stays 0)
+        settings.onLinesCommitted?.(processed);
         batch = batch.slice(applied);
         return going;
       };
@@ -71,16 +92,43 @@ export function importJobKind(settings: ImportJobSettings): JobKind {
       }
       while (batch.length > 0) if (!(await commit())) return;
     },
-    cleanup: (job) => removeUpload(fileOf(settings.dataDir, job.params)),
+    cleanup: (job) => settings.uploads.remove(uploadOf(job.params)),
   };
+}
+
+/** The job's lines from its resume position (or from the start), NDJSON or CSV. */
+async function openLines(job: JobRow, settings: ImportJobSettings): Promise<AsyncIterable<FileLine>> {
+  const position = Number(job.position_bytes);
+  const positionLine = job.position_line;
+  const csv = job.params.csv as CsvParams | undefined;
+  // a layout whose reader needs the lines before the resume point (a variation's parent) reads from the start
+  const replay = csv !== undefined && position > 0 && layoutNamed(csv.layout)?.replaysOnResume === true;
+  const source = await settings.uploads.open(uploadOf(job.params), replay ? 0 : position);
+  // On the embedded engine the upload is a file of the one process's data dir; on PostgreSQL it is in the database.
+  if (!source) throw new JobFailure('the import file is missing');
+  if (!csv) return readLines(source, position, positionLine, settings.maxLineBytes);
+  if (replay) return readCsvLines(source, 0, 0, csv, settings.maxLineBytes, positionLine);
+  return readCsvLines(source, position, positionLine, csv, settings.maxLineBytes);
+}
+
+/** A dry run's batch: applied as a real one, then rolled back to a savepoint with the events it noted. */
+async function rolledBack<T>(trx: Tx, work: () => Promise<T>): Promise<T> {
+  await savepoint.set(trx, 'dry_run');
+  const outcome = await work();
+  await savepoint.rollbackTo(trx, 'dry_run');
+  forgetNotedChanges(trx);
+  return outcome;
 }
 
 /** A line of the batch once read: blank (skipped), its error row (not JSON, too large), or parsed. */
 type ReadLine = 'blank' | JobErrorInput | { value: unknown; text: string };
 
 function readLine(line: FileLine, settings: ImportJobSettings): ReadLine {
+  if (isCsvLine(line)) return line.read instanceof AppError ? errorRow(line, line.read) : line.read;
   if (line.text === null) return errorRow(line, lineTooLarge(settings.maxLineBytes));
   if (BLANK.test(line.text)) return 'blank';
+  // refused before parsing, as the API refuses such a body: the handlers walk a line recursively
+  if (jsonNestsDeeperThan(line.text)) return errorRow(line, tooDeep());
   try {
     return { value: JSON.parse(line.text), text: line.text };
   } catch {
@@ -91,7 +139,15 @@ function readLine(line: FileLine, settings: ImportJobSettings): ReadLine {
 const isParsed = (read: ReadLine): read is { value: unknown; text: string } => typeof read === 'object' && 'text' in read;
 const wrote = (result: ImportBatchResult | undefined) => result === 'created' || result === 'updated';
 
-async function applyBatch(trx: Tx, storeId: string, handler: ImportHandler, lines: FileLine[], settings: ImportJobSettings) {
+async function applyBatch(
+  trx: Tx,
+  storeId: string,
+  handler: ImportHandler,
+  lines: FileLine[],
+  options: ImportLineOptions,
+  settings: ImportJobSettings,
+  dryRun: { trx: Tx; keys: DryRunKeys } | null,
+) {
   const outcome: BatchOutcome & { applied: number } = {
     progress: { processed: 0, created: 0, updated: 0, failed: 0, positionBytes: 0, positionLine: 0 },
     errors: [],
@@ -100,7 +156,8 @@ async function applyBatch(trx: Tx, storeId: string, handler: ImportHandler, line
   const { progress } = outcome;
   const deadline = performance.now() + settings.batchMs;
   const read = lines.map((line) => readLine(line, settings));
-  const batched = handler.batch ? await applyBatchPart(trx, storeId, handler.batch, lines, read, settings) : [];
+  await withCollections(trx, storeId, lines, read, options, settings);
+  const batched = handler.batch ? await applyBatchPart(trx, storeId, handler.batch, lines, read, options, settings) : [];
   // The lines up to the last one the batch part wrote are applied whatever the time (they are written);
   // after it, a line the batch part only judged (unchanged, an error) is judged again in the next batch.
   let lastWritten = -1;
@@ -112,21 +169,47 @@ async function applyBatch(trx: Tx, storeId: string, handler: ImportHandler, line
     if (outcome.applied > 0 && index > lastWritten && performance.now() > deadline) break;
     outcome.applied++;
     progress.positionBytes = line.end;
-    progress.positionLine = line.line;
+    progress.positionLine = isCsvLine(line) ? line.positionLine : line.line;
     const lineRead = read[index];
     if (lineRead === 'blank') continue;
     progress.processed++;
-    const result = isParsed(lineRead)
-      ? (batched[index] ?? (await applyLine(trx, storeId, handler.line, line, lineRead, settings)))
+    const applied = isParsed(lineRead)
+      ? (batched[index] ?? (await applyLine(trx, storeId, handler.line, line, lineRead, options, settings)))
       : lineRead;
+    const result =
+      dryRun && isParsed(lineRead) && typeof applied === 'string' ? await dryRun.keys.judge(dryRun.trx, lineRead.value, applied) : applied;
     if (result === 'unchanged') progress.updated++;
     else if (typeof result === 'string') progress[result]++;
     else {
       progress.failed++;
-      outcome.errors.push(result instanceof AppError ? errorRow(line, result) : result);
+      if (result !== null) outcome.errors.push(result instanceof AppError ? errorRow(line, result) : result);
     }
   }
   return outcome;
+}
+
+/** CSV lines that join collections (WooCommerce categories) get their ids, or their error row (csv-collections.ts). */
+async function withCollections(
+  trx: Tx,
+  storeId: string,
+  lines: FileLine[],
+  read: ReadLine[],
+  options: ImportLineOptions,
+  settings: ImportJobSettings,
+) {
+  const given = settings.handlers.collections;
+  for (const [index, line] of lines.entries()) {
+    const parsed = read[index];
+    if (!isCsvLine(line) || !line.collections?.length || !isParsed(parsed) || !given) continue;
+    try {
+      read[index] = await joinCollections(trx, storeId, parsed, line.collections, handlerOf(given).line, options);
+    } catch (error) {
+      const appError = toAppError(error as Parameters<typeof toAppError>[0]);
+      if (appError.status === 503) throw error;
+      const source = line.sources.get('selectedCollections');
+      read[index] = { ...errorRow(line, appError), ...(source ? { line: source.line, column: source.column } : {}) };
+    }
+  }
 }
 
 /**
@@ -140,15 +223,16 @@ async function applyBatchPart(
   batch: ImportBatchApplier,
   lines: FileLine[],
   read: ReadLine[],
+  options: ImportLineOptions,
   settings: ImportJobSettings,
 ): Promise<ImportBatchResult[]> {
   const results: ImportBatchResult[] = lines.map(() => null);
   const parsed = read.flatMap((lineRead, index) => (isParsed(lineRead) ? [{ index, line: lines[index].line, ...lineRead }] : []));
   if (parsed.length === 0) return results;
-  await sql`SAVEPOINT import_batch`.execute(trx);
+  await savepoint.set(trx, 'import_batch');
   try {
-    const applied = await batch(trx, storeId, parsed);
-    await sql`RELEASE SAVEPOINT import_batch`.execute(trx);
+    const applied = await batch(trx, storeId, parsed, options);
+    await savepoint.release(trx, 'import_batch');
     parsed.forEach(({ index }, i) => {
       results[index] = applied[i] ?? null;
     });
@@ -156,7 +240,7 @@ async function applyBatchPart(
   } catch (error) {
     // The database going away (or a deadlock) is the batch's failure: the whole batch is retried.
     if (toAppError(error as Parameters<typeof toAppError>[0]).status === 503) throw error;
-    await sql`ROLLBACK TO SAVEPOINT import_batch`.execute(trx);
+    await savepoint.rollbackTo(trx, 'import_batch');
     forgetNotedChanges(trx);
     settings.log.error({ err: error, line: parsed[0].line }, 'import batch applier failed: its lines are applied one by one');
     return lines.map(() => null);
@@ -174,18 +258,19 @@ async function applyLine(
   handler: ImportLineHandler,
   line: FileLine,
   parsed: { value: unknown; text: string },
+  options: ImportLineOptions,
   settings: ImportJobSettings,
 ) {
-  await sql`SAVEPOINT import_line`.execute(trx);
+  await savepoint.set(trx, 'import_line');
   try {
-    const outcome = await handler(trx, storeId, parsed.value, parsed.text);
-    await sql`RELEASE SAVEPOINT import_line`.execute(trx);
+    const outcome = await handler(trx, storeId, parsed.value, parsed.text, options);
+    await savepoint.release(trx, 'import_line');
     return outcome;
   } catch (error) {
     const appError = toAppError(error as Parameters<typeof toAppError>[0]);
     // The database going away (or a deadlock) is the batch's failure, not the line's: the batch is retried.
     if (appError.status === 503) throw error;
-    await sql`ROLLBACK TO SAVEPOINT import_line`.execute(trx);
+    await savepoint.rollbackTo(trx, 'import_line');
     forgetNotedChanges(trx);
     if (appError.status >= 500) settings.log.error({ err: error, line: line.line }, 'import line failed with an internal error');
     return errorRow(line, appError);
@@ -193,5 +278,16 @@ async function applyLine(
 }
 
 function errorRow(line: FileLine, error: AppError): JobErrorInput {
-  return { line: line.line, code: error.code, message: error.message, details: error.details };
+  const row = { line: line.line, code: error.code, message: error.message, details: error.details };
+  return isCsvLine(line) ? { ...row, ...cellOf(line, error) } : row;
+}
+
+/** The CSV cell an error names: the source of its first detail's field (or of the nearest parent path). */
+function cellOf(line: CsvLine, error: AppError): { line: number; column: string | null } {
+  for (let path = error.details[0]?.field ?? ''; path !== ''; path = path.replace(/(\.[^.[\]]*|\[\d+\])$/, '')) {
+    const source = line.sources.get(path);
+    if (source) return { line: source.line, column: source.column };
+    if (!/(\.[^.[\]]*|\[\d+\])$/.test(path)) break;
+  }
+  return { line: line.line, column: null };
 }

@@ -1,41 +1,73 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError, invalidField } from '../errors.js';
+import { AppError, invalidField, rateLimited } from '../errors.js';
 import type { App, AppContext } from '../http/index.js';
-import { sendWrite, validatorCompiler } from '../http/index.js';
+import { handlingOf, sendWrite } from '../http/index.js';
 import { insertJob, JobEnvelope, toJobOutput } from '../jobs/index.js';
-import { newId } from '../shared/index.js';
+import { CSV_FORMATS, type CsvFormat, type CsvResource, csvResources } from '../platforms/index.js';
+import { newId, type StoreSlot, takeStoreSlot, validatorCompiler } from '../shared/index.js';
+import { csvInspector } from './csv.js';
 import { IMPORT_RESOURCES } from './handlers.js';
 import type { ImportHandlers } from './import-job.js';
 import { ImportQuery, NdjsonBody } from './imports.schema.js';
-import { importsDir, receiveUpload, tooLarge, UploadedFile } from './upload.js';
+import { tooLarge, UploadedFile, type UploadStore } from './upload.js';
 
 const NDJSON = 'application/x-ndjson';
-const unsupported = () => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', `The body must be ${NDJSON}`);
+const CSV = 'text/csv';
+const unsupported = () => new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', `The body must be ${NDJSON} or ${CSV}`);
+
+/** Bodies being received per store at once (every process counts: src/shared/store-slots.ts); beyond: 429. */
+export const UPLOADS_PER_STORE = 2;
+const UPLOAD_RETRY_AFTER_SECONDS = 5;
 
 const resourceOf = (request: FastifyRequest) => (request.query as { resource?: unknown }).resource;
+const formatOf = (request: FastifyRequest) => (request.query as { format?: unknown }).format;
+const isFormat = (value: unknown): value is CsvFormat => (CSV_FORMATS as readonly unknown[]).includes(value);
+const isCsv = (request: FastifyRequest) => /^text\/csv\s*(;|$)/i.test(request.headers['content-type'] ?? '');
 const isResource = (value: unknown): value is string => (IMPORT_RESOURCES as readonly unknown[]).includes(value);
 
 /**
- * POST /imports?resource=…: the NDJSON body is streamed to a file under the data dir (this route's own
+ * POST /imports?resource=…: the NDJSON body is streamed to the upload store (src/imports/upload.ts; this route's own
  * body parser; every other content type is a 415), then one transaction creates the job that will apply
  * it (src/imports/README.md). Registered in a scope of its own so no other route takes NDJSON.
  */
-export async function registerImportRoutes(api: App, ctx: AppContext, handlers: ImportHandlers): Promise<void> {
+export async function registerImportRoutes(api: App, ctx: AppContext, handlers: ImportHandlers, uploads: UploadStore): Promise<void> {
   await api.register(async (scope: App) => {
-    const { importMaxBytes, dataDir } = ctx.config;
+    const { importMaxBytes } = ctx.config;
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(NDJSON, async (request: FastifyRequest, payload: NodeJS.ReadableStream) => {
       if (Number(request.headers['content-length'] ?? 0) > importMaxBytes) throw tooLarge(importMaxBytes);
-      return receiveUpload(payload as never, importsDir(dataDir), importMaxBytes);
+      return uploads.receive(payload as never, importMaxBytes, request.auth.storeId);
+    });
+    // A CSV file is read as it arrives (src/imports/csv.ts): its header row must be a layout of the resource.
+    scope.addContentTypeParser(CSV, async (request: FastifyRequest, payload: NodeJS.ReadableStream) => {
+      if (Number(request.headers['content-length'] ?? 0) > importMaxBytes) throw tooLarge(importMaxBytes);
+      const format = formatOf(request);
+      const inspector = csvInspector(String(resourceOf(request)), isFormat(format) ? format : undefined, ctx.config.bodyLimit);
+      return uploads.receive(payload as never, importMaxBytes, request.auth.storeId, inspector);
     });
     scope.addContentTypeParser('*', async () => {
       throw unsupported();
     });
-    // Refused before the body is read: a resource nobody imports would otherwise upload for nothing.
+    // Refused before the body is read: a resource nobody imports would otherwise upload for nothing. An
+    // unknown resource names no scope, so authentication let it through: it must be refused here too.
     scope.addHook('preParsing', async (request) => {
       const resource = resourceOf(request);
-      if (isResource(resource) && !handlers[resource]) throw invalidField('resource', `imports of ${resource} are not available`, 'query');
+      if (!isResource(resource)) throw invalidField('resource', `must be one of ${IMPORT_RESOURCES.join(', ')}`, 'query');
+      if (!handlers[resource]) throw invalidField('resource', `imports of ${resource} are not available`, 'query');
+      const { dryRun } = request.query as { dryRun?: unknown };
+      if (dryRun !== undefined && !['true', 'false', true, false].includes(dryRun as string)) {
+        throw invalidField('dryRun', 'must be true or false', 'query');
+      }
+      const format = formatOf(request);
+      if (format !== undefined && !isFormat(format)) throw invalidField('format', `must be one of ${CSV_FORMATS.join(', ')}`, 'query');
+      if (!isCsv(request)) return;
+      if (!csvResources().includes(resource as CsvResource))
+        throw invalidField('resource', `CSV imports of ${resource} are not available`, 'query');
     });
+    // After the checks above (a request they refuse takes no slot), before any byte of the body is read.
+    scope.addHook('preParsing', async (request) => holdUploadSlot(ctx, request));
+    scope.addHook('onResponse', async (request) => uploadSlots.get(request)?.release());
+    scope.addHook('onRequestAbort', async (request) => uploadSlots.get(request)?.release());
     // Whatever refused the request after its body was stored (validation, a replay, an error): no file is kept.
     scope.addHook('onResponse', async (request) => {
       const upload = request.body;
@@ -50,6 +82,19 @@ export async function registerImportRoutes(api: App, ctx: AppContext, handlers: 
     });
     registerImportRoute(scope, ctx);
   });
+}
+
+const uploadSlots = new WeakMap<FastifyRequest, StoreSlot>();
+
+/**
+ * One of the store's upload slots, held while its body is received (freed once the request is done, or
+ * the client is gone); none free: 429 before a byte of the body is read, for this store only.
+ */
+async function holdUploadSlot(ctx: AppContext, request: FastifyRequest): Promise<void> {
+  const slot = await takeStoreSlot(ctx.db, request.auth.storeId, 'upload', UPLOADS_PER_STORE);
+  if (!slot) throw rateLimited(UPLOAD_RETRY_AFTER_SECONDS);
+  uploadSlots.set(request, slot);
+  request.raw.once('close', () => void slot.release());
 }
 
 function registerImportRoute(scope: App, ctx: AppContext): void {
@@ -67,7 +112,7 @@ function registerImportRoute(scope: App, ctx: AppContext): void {
       validatorCompiler: (route) => (route.httpPart === 'body' ? () => true : validatorCompiler(route)),
       schema: {
         tags: ['Imports'],
-        summary: 'Import NDJSON: one record per line, upserted by its natural key, in a background job',
+        summary: 'Import NDJSON (one record per line) or a platform CSV, upserted by natural key, in a background job',
         querystring: ImportQuery,
         body: NdjsonBody,
         response: { 202: JobEnvelope },
@@ -86,7 +131,15 @@ function registerImportRoute(scope: App, ctx: AppContext): void {
             id: newId(),
             type: 'import',
             resource: request.query.resource,
-            params: { file: upload.name },
+            // the upload's Prefer: handling applies to every line of the job
+            params: {
+              file: upload.name,
+              handling: handlingOf(request),
+              ...(upload.csv ? { csv: upload.csv } : {}),
+              ...(request.query.dryRun === true ? { dryRun: true } : {}),
+              // the job's batch spans carry it (src/tracing): the request that started the work
+              requestId: request.id,
+            },
             total: upload.lines,
           });
           return toJobOutput(row);

@@ -1,9 +1,18 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { CSV_FORMATS } from '../platforms/index.js';
 import { StringEnum } from '../shared/index.js';
 import { IMPORT_RESOURCES } from './handlers.js';
 
 export const ImportQuery = Type.Object({
   resource: StringEnum(IMPORT_RESOURCES, { description: 'what every line of the file is' }),
+  format: Type.Optional(
+    StringEnum(CSV_FORMATS, { description: "a CSV file's platform layout; recognised from its header row when omitted" }),
+  ),
+  dryRun: Type.Optional(
+    Type.Boolean({
+      description: 'check every line exactly as a real run would; the job reports its counters and errors and writes nothing',
+    }),
+  ),
 });
 export type ImportQuery = Static<typeof ImportQuery>;
 
@@ -15,6 +24,13 @@ export const NdjsonBody = {
         description:
           'NDJSON: one JSON object per line, each the body POST of the resource takes (blank lines skipped), ' +
           'up to STOREFRONT_IMPORT_MAX_BYTES (default 1 GiB)',
+      }),
+    },
+    'text/csv': {
+      schema: Type.String({
+        description:
+          "a platform's CSV export (Shopify or WooCommerce products, Shopify customers and orders): UTF-8, comma or semicolon, " +
+          'RFC 4180 quoting; the layout is recognised from the header row or named with `format`',
       }),
     },
   },

@@ -1,8 +1,8 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, setupTestApp, type TestContext } from '../../test/helpers.js';
-import { importAndRun, NDJSON, postImport, runStoreJobs } from '../../test/support/jobs.fixtures.js';
+import { settled } from '../../test/support/feed.fixtures.js';
+import { importAndRun, NDJSON, postImport, runStoreJobs, storedUploads } from '../../test/support/jobs.fixtures.js';
 import { inlineDocument } from '../../test/support/openapi.js';
 
 let t: TestContext;
@@ -27,11 +27,6 @@ function productLine(handle: string, price = 10) {
     variants: [{ id: 'ignored', attributes: { Size: 'M', Color: 'Blue' }, price: price + 2, stock: 4, sku: `${handle}-m-blue` }],
   };
 }
-
-const importFiles = () => {
-  const dir = join(t.config.dataDir, 'imports');
-  return existsSync(dir) ? readdirSync(dir) : [];
-};
 
 describe('POST /imports?resource=products', () => {
   it('applies good lines, reports bad ones with line numbers, codes and details, with exact counters', async () => {
@@ -84,7 +79,8 @@ describe('POST /imports?resource=products', () => {
       (v: { attributes: Record<string, string> }) => v.attributes.Size === 'M' && v.attributes.Color === 'Blue',
     );
     expect(blue).toMatchObject({ price: 22, stock: 4, sku: 'beta-m-blue' });
-    expect(importFiles()).not.toContain(expect.stringContaining(job.id));
+    // the upload is removed once its job has ended
+    expect(await storedUploads(t, store.id)).toEqual([]);
   });
 
   it('re-importing the same file updates and creates nothing; the data is the same', async () => {
@@ -117,6 +113,8 @@ describe('POST /imports?resource=products', () => {
     const store = await t.newStore();
     await importAndRun(t, store, 'products', [productLine('evt')]);
     await importAndRun(t, store, 'products', [{ title: 'Evt 2', handle: 'evt' }, '{bad']);
+    // On PostgreSQL any open transaction of the cluster (another test file) holds the feed back.
+    await settled(t);
     const events = (await t.call(store, 'GET', '/events?limit=100')).body.data as {
       type: string;
       data: { handle: string; title: string };
@@ -145,7 +143,7 @@ describe('POST /imports?resource=products', () => {
       const smallStore = await small.newStore();
       const big = await small.call(smallStore, 'POST', '/imports?resource=products', 'x'.repeat(500), NDJSON);
       expectError(big, 413, 'PAYLOAD_TOO_LARGE');
-      expect(existsSync(join(small.config.dataDir, 'imports')) ? readdirSync(join(small.config.dataDir, 'imports')) : []).toEqual([]);
+      expect(await storedUploads(small, smallStore.id)).toEqual([]);
     } finally {
       await small.close();
     }
@@ -174,12 +172,12 @@ describe('jobs: cancel, tenancy, scopes', () => {
   it('cancels a queued job at once (its file removed) and a running one after its current batch', async () => {
     const store = await t.newStore();
     const queued = (await postImport(t, store, 'products', [productLine('c1')])).body.data;
-    const filesBefore = importFiles().length;
+    expect(await storedUploads(t, store.id)).toHaveLength(1);
     const cancelled = await t.call(store, 'POST', `/jobs/${queued.id}/cancel`);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.data).toMatchObject({ status: 'cancelled', processed: 0 });
     expect(cancelled.body.data.finishedAt).not.toBeNull();
-    expect(importFiles().length).toBe(filesBefore - 1);
+    expect(await storedUploads(t, store.id)).toEqual([]);
 
     const lines = Array.from({ length: 250 }, (_, i) => ({ title: `P${i}`, handle: `p-${i}` }));
     const running = (await postImport(t, store, 'products', lines)).body.data;
@@ -270,14 +268,53 @@ describe('jobs: resume', () => {
 });
 
 describe('OpenAPI', () => {
-  it('documents POST /imports with an NDJSON body and a 202 job, and the jobs routes', async () => {
+  it('documents POST /imports with an NDJSON or CSV body and a 202 job, and the jobs routes', async () => {
     const paths = inlineDocument((await t.call(null, 'GET', '/openapi.json')).body).paths;
     const post = paths['/api/v1/imports'].post;
-    expect(Object.keys(post.requestBody.content)).toEqual(['application/x-ndjson']);
+    expect(Object.keys(post.requestBody.content)).toEqual(['application/x-ndjson', 'text/csv']);
     expect(post.responses['202']).toBeDefined();
-    expect(post.parameters.map((p: { name: string }) => p.name)).toContain('resource');
+    expect(post.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['resource', 'format', 'dryRun']));
     for (const path of ['/api/v1/jobs', '/api/v1/jobs/{id}', '/api/v1/jobs/{id}/errors', '/api/v1/jobs/{id}/cancel']) {
       expect(paths[path], path).toBeDefined();
+    }
+  });
+});
+
+describe('POST /imports refuses before it reads the body (CONTRACT §4)', () => {
+  /** A large NDJSON body produced as it is read: how much of it the server pulled is counted. */
+  function largeBody(bytes: number) {
+    const line = `${JSON.stringify({ title: 'x'.repeat(1000) })}\n`;
+    let pulled = 0;
+    const stream = new Readable({
+      read() {
+        if (pulled >= bytes) this.push(null);
+        else {
+          pulled += line.length;
+          this.push(line);
+        }
+      },
+    });
+    return { stream, pulled: () => pulled };
+  }
+
+  it('an unknown resource (400) or a missing scope (403) stores nothing and reads almost none of a 20 MB body', async () => {
+    const store = await t.newStore();
+    const feedOnly = (await t.call(store, 'POST', '/api-keys', { name: 'feed', scopes: ['events:read'] })).body.data.key;
+    for (const [resource, status, code] of [
+      ['bogus', 400, 'VALIDATION_ERROR'],
+      ['products', 403, 'FORBIDDEN'],
+    ] as const) {
+      const body = largeBody(20 * 1024 * 1024);
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/imports?resource=${resource}`,
+        headers: { authorization: `Bearer ${feedOnly}`, 'content-type': 'application/x-ndjson' },
+        payload: body.stream,
+      });
+      expect(response.statusCode).toBe(status);
+      expect(JSON.parse(response.body).error.code).toBe(code);
+      expect(body.pulled()).toBeLessThan(2 * 1024 * 1024);
+      expect(await storedUploads(t, store.id)).toEqual([]);
     }
   });
 });

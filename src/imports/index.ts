@@ -4,17 +4,11 @@ import type { JobKinds } from '../jobs/index.js';
 import { importHandlers } from './handlers.js';
 import { type ImportContext, importJobKind } from './import-job.js';
 import { registerImportRoutes } from './imports.routes.js';
+import type { UploadStore } from './upload.js';
 
-export { IMPORT_RESOURCES, type ImportResource } from './handlers.js';
+export { IMPORT_RESOURCES } from './handlers.js';
 export type { ImportContext, ImportHandlers } from './import-job.js';
-export type {
-  ImportBatchApplier,
-  ImportBatchLine,
-  ImportBatchResult,
-  ImportHandler,
-  ImportLineHandler,
-  ImportLineOutcome,
-} from './types.js';
+export { createUploadStore, type UploadStore } from './upload.js';
 
 /** A batch (one transaction): at most this many lines, and about this long (docs/imports.md, "Batches and resume"). */
 export const IMPORT_BATCH_LINES = 100;
@@ -23,21 +17,24 @@ export const IMPORT_BATCH_MS = 250;
 /** The job kinds this folder runs: `import`. */
 export function importJobKinds(
   ctx: ImportContext,
+  uploads: UploadStore,
   log: { error(object: object, message: string): void },
   batch = { lines: IMPORT_BATCH_LINES, ms: IMPORT_BATCH_MS },
+  onLinesCommitted?: (lines: number) => void,
 ): JobKinds {
   return {
     import: importJobKind({
-      dataDir: ctx.config.dataDir,
+      uploads,
       maxLineBytes: ctx.config.bodyLimit,
       handlers: importHandlers(ctx),
       batchLines: batch.lines,
       batchMs: batch.ms,
       log,
+      onLinesCommitted,
     }),
   };
 }
 
-export async function registerImports(api: App, ctx: AppContext): Promise<void> {
-  await registerImportRoutes(api, ctx, importHandlers(ctx));
+export async function registerImports(api: App, ctx: AppContext, uploads: UploadStore): Promise<void> {
+  await registerImportRoutes(api, ctx, importHandlers(ctx), uploads);
 }

@@ -1,4 +1,5 @@
-import { createReadStream } from 'node:fs';
+import type { AppError } from '../errors.js';
+import type { CellSource } from '../platforms/index.js';
 
 /** One line of an import file: its number (from 1, blank lines counted) and where the next line starts. */
 export interface FileLine {
@@ -12,10 +13,15 @@ export interface FileLine {
 const NEWLINE = 0x0a;
 
 /**
- * Reads a file's lines from a byte position (a line boundary: where a committed batch ended), holding one
- * line at a time. A line over `maxLineBytes` comes back with `text: null`, its bytes skipped.
+ * Reads an upload's lines from its bytes starting at `start` (a line boundary: where a committed batch
+ * ended), holding one line at a time. A line over `maxLineBytes` comes back with `text: null`, its bytes skipped.
  */
-export async function* readLines(path: string, start: number, firstLine: number, maxLineBytes: number): AsyncGenerator<FileLine> {
+export async function* readLines(
+  source: AsyncIterable<Buffer>,
+  start: number,
+  firstLine: number,
+  maxLineBytes: number,
+): AsyncGenerator<FileLine> {
   let line = firstLine;
   let position = start;
   let parts: Buffer[] = [];
@@ -29,7 +35,7 @@ export async function* readLines(path: string, start: number, firstLine: number,
     overLong = false;
     return { line, text, end };
   };
-  for await (const chunk of createReadStream(path, { start, highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
+  for await (const chunk of source) {
     let from = 0;
     while (from < chunk.length) {
       const newline = chunk.indexOf(NEWLINE, from);
@@ -50,3 +56,19 @@ export async function* readLines(path: string, start: number, firstLine: number,
   // a last line without a newline
   if (length > 0 || overLong) yield take(position);
 }
+
+/**
+ * A line of a CSV upload, made by its platform layout from one or more records (csv-source.ts): `line` is
+ * its first record (the header row is 1), `positionLine` its last one, where the job resumes after it;
+ * `read` the value (with its JSON text, which the product import's digest sees) or the layout's error;
+ * `sources` the cell of each field, so an error names the record and the column.
+ */
+export interface CsvLine extends FileLine {
+  positionLine: number;
+  read: { value: unknown; text: string } | AppError;
+  sources: ReadonlyMap<string, CellSource>;
+  /** manual collections to join, by title path (src/platforms/types.ts `LayoutLine`) */
+  collections?: readonly (readonly string[])[];
+}
+
+export const isCsvLine = (line: FileLine): line is CsvLine => 'positionLine' in line;

@@ -1,34 +1,49 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Envelope, ListEnvelope, ListQuery, Nullable, StringEnum, Timestamp } from '../shared/index.js';
-import { JOB_STATUSES } from './jobs.tables.js';
+import type { JobStatus } from '../db/index.js';
+import { CreatedAt, Described, Envelope, ListEnvelope, ListQuery, Nullable, RecordId, StringEnum, Timestamp } from '../shared/index.js';
+
+/** Every value jobs.status may hold (its CHECK, migrations/0015_jobs.sql); the column's type is JobStatus. */
+export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const satisfies readonly JobStatus[];
 
 export const Job = Type.Object(
   {
-    id: Type.String(),
+    id: RecordId,
     type: Type.String({ description: 'what the job does: "import"' }),
     resource: Type.String({ description: 'the resource it works on: products, collections, customers, orders' }),
-    status: StringEnum(JOB_STATUSES),
+    status: StringEnum(JOB_STATUSES, {
+      description: '`queued`, `running`, then `succeeded`, `failed` or `cancelled`',
+    }),
     total: Nullable(Type.Integer({ description: 'lines to process (non-blank lines of the file)' })),
-    processed: Type.Integer(),
-    created: Type.Integer(),
-    updated: Type.Integer(),
-    failed: Type.Integer(),
-    createdAt: Timestamp,
-    startedAt: Nullable(Timestamp),
-    finishedAt: Nullable(Timestamp),
+    processed: Type.Integer({ description: 'lines handled so far' }),
+    created: Type.Integer({ description: 'records created so far' }),
+    updated: Type.Integer({ description: 'records updated so far' }),
+    failed: Type.Integer({ description: 'lines refused so far (listed by GET /jobs/{id}/errors)' }),
+    createdAt: CreatedAt,
+    startedAt: Nullable(Described(Timestamp, 'when a worker started it; null: still queued')),
+    finishedAt: Nullable(Described(Timestamp, 'when it ended; null: not yet')),
   },
-  { title: 'Job' },
+  { title: 'Job', description: 'a background job (an import) and its progress' },
 );
 export type Job = Static<typeof Job>;
 
 export const JobError = Type.Object(
   {
-    line: Type.Integer({ description: 'the line of the file, counted from 1 (blank lines count)' }),
+    line: Type.Integer({
+      description: 'the line of the file, counted from 1 (blank lines count); in a CSV file the record, the header row being 1',
+    }),
+    column: Nullable(Type.String({ description: 'a CSV file: the header of the offending cell; null otherwise' })),
     code: Type.String({ description: 'the error code the API gives for the same body' }),
-    message: Type.String(),
-    details: Type.Array(Type.Object({ field: Type.String(), in: Type.String(), message: Type.String() })),
+    message: Type.String({ description: 'what is wrong, in English' }),
+    details: Type.Array(
+      Type.Object({
+        field: Type.String({ description: 'the field, as `variants[0].price`' }),
+        in: Type.String({ description: 'where the field was: "body" (the line)' }),
+        message: Type.String({ description: 'what is wrong with it' }),
+      }),
+      { description: 'one entry per field at fault, as the API gives them' },
+    ),
   },
-  { title: 'JobError' },
+  { title: 'JobError', description: 'one line of the file the job refused' },
 );
 export type JobError = Static<typeof JobError>;
 

@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import type { Db, Tx } from '../db/index.js';
 import { forbidden, notFound } from '../errors.js';
-import { hasScope, isId, iso, isoOrNull, type ListSpec, runList } from '../shared/index.js';
+import { hasScope, isId, iso, isoOrNull, runList } from '../shared/index.js';
 import type { Job, JobError, JobErrorsQuery, JobListQuery } from './jobs.schema.js';
-import { findJob, type JobRow, lockJob, requestCancel, selectJobErrors, selectJobs } from './jobs.sql.js';
+import { findJob, type JobRow, lockJob, requestCancel } from './jobs.sql.js';
+import { errorListSpec, jobListSpec, selectJobErrors, selectJobList } from './jobs-list.sql.js';
 import type { JobKinds } from './runner.js';
 
 /**
@@ -37,19 +37,8 @@ function readableResources(scopes: readonly string[]): string[] | null {
   return scopes.filter((scope) => scope.endsWith(':read')).map((scope) => scope.slice(0, -':read'.length));
 }
 
-const jobListSpec: ListSpec<readonly ['createdAt']> = {
-  path: '/jobs',
-  sorts: { createdAt: sql`created_at`, updatedAt: sql`updated_at` },
-  idColumn: sql`id`,
-  search: (pattern) => sql`resource ILIKE ${pattern}`,
-};
-
 export async function listJobs(db: Db, storeId: string, scopes: readonly string[], query: JobListQuery) {
-  let base = selectJobs(db, storeId);
-  const readable = readableResources(scopes);
-  if (readable !== null) base = readable.length ? base.where('resource', 'in', readable) : base.where(sql<boolean>`false`);
-  if (query.status !== undefined) base = base.where('status', '=', query.status);
-  if (query.resource !== undefined) base = base.where('resource', '=', query.resource);
+  const base = selectJobList(db, storeId, readableResources(scopes), query);
   const { rows, pagination } = await runList(base, query, jobListSpec, { db, storeId });
   return { data: rows.map(toJobOutput), pagination };
 }
@@ -67,19 +56,11 @@ function assertScope(scopes: readonly string[], row: JobRow, access: 'read' | 'w
   if (!hasScope(scopes, needed)) throw forbidden(needed);
 }
 
-// Errors come in line order only (the query takes no sort and no updatedSince): both keys are the line.
-const errorListSpec: ListSpec<readonly ['createdAt']> = {
-  path: '/jobs/{id}/errors',
-  sorts: { createdAt: sql`line`, updatedAt: sql`line` },
-  idColumn: sql`line`,
-  search: () => sql`true`,
-};
-
 export async function listJobErrors(db: Db, storeId: string, scopes: readonly string[], id: string, query: JobErrorsQuery) {
   await getJob(db, storeId, scopes, id);
   const params = { ...query, sort: 'createdAt' };
   const { rows, pagination } = await runList(selectJobErrors(db, storeId, id), params, errorListSpec, { db, storeId, within: [id] });
-  const data = rows.map((row) => ({ ...row, details: row.details as JobError['details'] }));
+  const data = rows.map(({ column_name, ...row }) => ({ ...row, column: column_name, details: row.details as JobError['details'] }));
   return { data, pagination };
 }
 

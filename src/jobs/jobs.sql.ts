@@ -1,8 +1,7 @@
 import { type Selectable, sql } from 'kysely';
-import type { Db, Tx } from '../db/index.js';
-import type { JobStatus, JobTable } from './jobs.tables.js';
+import type { DB, Db, JobStatus, Tx } from '../db/index.js';
 
-export type JobRow = Selectable<JobTable>;
+export type JobRow = Selectable<DB['jobs']>;
 
 /** New jobs NOTIFY this channel so an idle runner starts at once rather than at its next poll. */
 export const JOBS_CHANNEL = 'storefront_jobs';
@@ -45,24 +44,58 @@ export async function lockJob(trx: Tx, storeId: string, id: string): Promise<Job
   return trx.selectFrom('jobs').selectAll().where('store_id', '=', storeId).where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
+/** A job anyone may claim: queued, or running without a live lease (its holder died, or handed it back after a turn). */
+const RUNNABLE = sql`(status = 'queued' OR (status = 'running' AND lease_until <= now()))`;
+
+const ofStores = (stores: readonly string[] | undefined, column = sql`store_id`) =>
+  stores === undefined ? sql`` : sql`AND ${column} = ANY (${[...stores]}::text[])`;
+
 /**
- * Claims the oldest runnable job (queued, or running with a lapsed lease: its holder died) across stores,
- * or of one store (tests), in one short statement: a job another runner holds or is claiming is skipped.
+ * Claims a runnable job, in turns across stores: of the stores with a runnable job, the one served longest
+ * ago (never served first), and its oldest job; the store's turn is recorded in the same statement. Only
+ * among `stores` when given (tests). A job another runner holds or is claiming is skipped.
  */
-export async function claimJob(db: Db, token: string, leaseSeconds: number, storeId?: string): Promise<JobRow | undefined> {
-  const ofStore = storeId === undefined ? sql`` : sql`AND store_id = ${storeId}`;
+export async function claimJob(db: Db, token: string, leaseSeconds: number, stores?: readonly string[]): Promise<JobRow | undefined> {
   const { rows } = await sql<JobRow>`
     WITH next AS (
-      SELECT store_id, id FROM jobs
-      WHERE (status = 'queued' OR (status = 'running' AND lease_until < now())) ${ofStore}
-      ORDER BY created_at LIMIT 1
-      FOR UPDATE SKIP LOCKED
+      SELECT j.store_id, j.id FROM jobs j LEFT JOIN job_turns t ON t.store_id = j.store_id
+      WHERE ${RUNNABLE} ${ofStores(stores, sql`j.store_id`)}
+      ORDER BY t.served_at NULLS FIRST, j.created_at, j.id LIMIT 1
+      FOR UPDATE OF j SKIP LOCKED
+    ), turn AS (
+      INSERT INTO job_turns (store_id, served_at) SELECT store_id, now() FROM next
+      ON CONFLICT (store_id) DO UPDATE SET served_at = EXCLUDED.served_at
     )
     UPDATE jobs j SET status = 'running', lease_token = ${token}, lease_until = now() + make_interval(secs => ${leaseSeconds}),
       started_at = COALESCE(j.started_at, now()), updated_at = now()
     FROM next WHERE j.store_id = next.store_id AND j.id = next.id
     RETURNING j.*`.execute(db);
   return rows[0];
+}
+
+/** Whether another store (among `stores`, when given) has a runnable job waiting: the holder then hands its job back. */
+export async function othersWaiting(trx: Tx, held: Held, stores?: readonly string[]): Promise<boolean> {
+  const { rows } = await sql<{ waiting: boolean }>`
+    SELECT EXISTS (SELECT 1 FROM jobs WHERE ${RUNNABLE} AND store_id <> ${held.store_id} ${ofStores(stores)}) AS waiting`.execute(trx);
+  return rows[0].waiting;
+}
+
+/**
+ * Ends this runner's turn: the job stays `running` (it is, for whoever asks) but its lease is given up, so
+ * the next claim, of any process, may take it or another store's job first. Its position is committed.
+ */
+export async function handBack(db: Db, held: Held): Promise<void> {
+  // a second in the past: timestamptz(3) may round now() up, and the next claim must see it lapsed
+  await sql`
+    UPDATE jobs SET lease_token = NULL, lease_until = now() - interval '1 second', updated_at = now()
+    WHERE store_id = ${held.store_id} AND id = ${held.id} AND lease_token = ${held.token} AND status = 'running'`.execute(db);
+}
+
+/** Back to the queue, keeping its progress: the next claim resumes it at once. */
+export async function releaseHeldJob(db: Db, held: Held): Promise<void> {
+  await sql`
+    UPDATE jobs SET status = 'queued', lease_token = NULL, lease_until = NULL, updated_at = now()
+    WHERE store_id = ${held.store_id} AND id = ${held.id} AND lease_token = ${held.token} AND status = 'running'`.execute(db);
 }
 
 /** A held job, for the statements that must find it still held by this runner (else another has it). */
@@ -84,9 +117,9 @@ export async function renewLease(db: Db, held: Held, leaseSeconds: number): Prom
  * First statement of a batch's transaction: locks the job row if this runner still holds it (so no one
  * claims it mid-batch, and a cancel waits for the batch). Undefined: the lease was lost, do nothing.
  */
-export async function lockHeldJob(trx: Tx, held: Held): Promise<{ cancel_requested: boolean } | undefined> {
-  const { rows } = await sql<{ cancel_requested: boolean }>`
-    SELECT cancel_requested FROM jobs
+export async function lockHeldJob(trx: Tx, held: Held): Promise<{ cancel_requested: boolean; failed: number } | undefined> {
+  const { rows } = await sql<{ cancel_requested: boolean; failed: number }>`
+    SELECT cancel_requested, failed FROM jobs
     WHERE store_id = ${held.store_id} AND id = ${held.id} AND lease_token = ${held.token} AND status = 'running'
     FOR UPDATE`.execute(trx);
   return rows[0];
@@ -144,7 +177,15 @@ export interface JobErrorInput {
   code: string;
   message: string;
   details: unknown[];
+  /** a CSV import's error: the header of the offending cell (null when no one cell caused it) */
+  column?: string | null;
 }
+
+/**
+ * A job keeps at most this many error rows (its `failed` counter counts every failed line): a file of a
+ * million bad lines made a million rows (269 MB) and spent most of its time writing them.
+ */
+export const MAX_ERROR_ROWS = 1_000;
 
 export async function insertJobErrors(trx: Tx, held: Held, errors: JobErrorInput[]): Promise<void> {
   if (errors.length === 0) return;
@@ -158,15 +199,39 @@ export async function insertJobErrors(trx: Tx, held: Held, errors: JobErrorInput
         code: error.code,
         message: error.message,
         details: JSON.stringify(error.details),
+        column_name: error.column ?? null,
       })),
     )
     .execute();
 }
 
-export function selectJobErrors(db: Db, storeId: string, jobId: string) {
-  return db
-    .selectFrom('job_errors')
-    .select(['line', 'code', 'message', 'details'])
-    .where('store_id', '=', storeId)
-    .where('job_id', '=', jobId);
+const FINISHED = sql`status IN ('succeeded', 'failed', 'cancelled')`;
+const expired = (retentionDays: number) => sql`${FINISHED} AND finished_at < now() - make_interval(days => ${retentionDays})`;
+
+/** Deletes at most `size` error rows of finished jobs past retention (a job from before the cap may have a million). */
+export async function deleteExpiredJobErrors(db: Db, retentionDays: number, size: number): Promise<number> {
+  const result = await sql`
+    DELETE FROM job_errors e USING (
+      SELECT x.store_id, x.job_id, x.line FROM jobs j CROSS JOIN LATERAL (
+        SELECT store_id, job_id, line FROM job_errors WHERE store_id = j.store_id AND job_id = j.id LIMIT ${size}
+      ) x WHERE ${expired(retentionDays)} LIMIT ${size}
+    ) d WHERE e.store_id = d.store_id AND e.job_id = d.job_id AND e.line = d.line`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+export type ExpiredJob = Pick<JobRow, 'store_id' | 'id' | 'type' | 'params'>;
+
+/** At most `size` finished jobs past retention, oldest end first. */
+export async function selectExpiredJobs(db: Db, retentionDays: number, size: number): Promise<ExpiredJob[]> {
+  const { rows } = await sql<ExpiredJob>`
+    SELECT store_id, id, type, params FROM jobs WHERE ${expired(retentionDays)} ORDER BY finished_at LIMIT ${size}`.execute(db);
+  return rows;
+}
+
+export async function deleteJobs(db: Db, jobs: readonly ExpiredJob[]): Promise<number> {
+  if (jobs.length === 0) return 0;
+  const result = await sql`
+    DELETE FROM jobs j USING unnest(${jobs.map((job) => job.store_id)}::text[], ${jobs.map((job) => job.id)}::text[]) AS d(store_id, id)
+    WHERE j.store_id = d.store_id AND j.id = d.id AND j.status IN ('succeeded', 'failed', 'cancelled')`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
 }

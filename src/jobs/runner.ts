@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import { type Database, type Db, type Tx, withTx } from '../db/index.js';
 import { startWakeLoop } from '../shared/index.js';
+import { inSpan } from '../tracing/index.js';
 import {
   advanceJob,
   type BatchProgress,
   claimJob,
   finishHeldJob,
   type Held,
+  handBack,
   insertJobErrors,
   JOBS_CHANNEL,
   type JobErrorInput,
   type JobRow,
   lockHeldJob,
+  MAX_ERROR_ROWS,
+  othersWaiting,
+  releaseHeldJob,
   renewLease,
 } from './jobs.sql.js';
 
@@ -23,6 +27,11 @@ import {
  * `commitBatch`, whose transaction first checks that the job is still this runner's (and not cancelled),
  * then applies the batch and moves the job's counters and resume position: a job whose runner dies
  * resumes, in any process alive, exactly after its last committed batch.
+ *
+ * Jobs take turns across stores: after each batch, if another store has a runnable job waiting, the
+ * runner hands its job back (still `running`, lease given up) and claims again; the claim prefers the
+ * store served longest ago (claimJob). So a one-line import of one store waits for one batch of another
+ * store's long import, not for all of it; with no other store waiting, a job keeps its runner.
  */
 
 /** What one batch did, committed with it. */
@@ -35,7 +44,8 @@ export interface JobRun {
   job: JobRow;
   /**
    * Runs `work` in one transaction with the job's progress; false when the job must stop (cancelled,
-   * another runner has it, this runner is stopping): `work` has then not run, or was rolled back.
+   * another runner has it, this runner is stopping: `work` has then not run, or was rolled back) or its
+   * turn is over (`work` committed; the job continues from there at its next claim).
    */
   commitBatch(work: (trx: Tx) => Promise<BatchOutcome>): Promise<boolean>;
 }
@@ -61,21 +71,25 @@ export interface RunnerSettings {
 }
 
 export interface RunOptions {
-  /** only jobs of this store (tests on a shared database) */
+  /** only jobs of this store (tests on a shared database); its job never hands its turn to another store */
   storeId?: string;
+  /** only jobs of these stores, taking turns among them (tests) */
+  stores?: readonly string[];
   /** tests: stop after this many batches as if the process died (the job keeps its lease) */
   crashAfterBatches?: number;
   /** the runner is stopping: no new batch starts, and the job goes back to the queue */
   stopping?: () => boolean;
 }
 
-type Ending = 'done' | 'stopped' | 'cancelled' | 'lost' | 'crashed';
+type Ending = 'done' | 'stopped' | 'cancelled' | 'lost' | 'crashed' | 'turn over';
+
+const storesOf = (options: RunOptions) => options.stores ?? (options.storeId === undefined ? undefined : [options.storeId]);
 
 /** Claims one runnable job and runs it; false when there was none. */
 export async function runOneJob(settings: RunnerSettings, options: RunOptions = {}): Promise<boolean> {
   const { db, leaseSeconds } = settings;
   const token = randomUUID();
-  const job = await claimJob(db, token, leaseSeconds, options.storeId);
+  const job = await claimJob(db, token, leaseSeconds, storesOf(options));
   if (!job) return false;
   const held: Held = { store_id: job.store_id, id: job.id, token };
   const heartbeat = setInterval(() => void renewLease(db, held, leaseSeconds).catch(() => undefined), (leaseSeconds * 1000) / 3);
@@ -100,7 +114,14 @@ async function runHeld(settings: RunnerSettings, job: JobRow, held: Held, option
     if (options.crashAfterBatches !== undefined && batches >= options.crashAfterBatches) ending = 'crashed';
     else if (options.stopping?.()) ending = 'stopped';
     if (ending !== 'done') return false;
-    const result = await withTx(settings.db, (trx) => oneBatch(trx, held, work, settings.leaseSeconds));
+    // a test that crashes after n batches counts them in one claim: no turns then
+    const turns = options.crashAfterBatches === undefined ? storesOf(options) : [];
+    const result = await inSpan(
+      'job batch',
+      batchAttributes(job, batches + 1),
+      () => withTx(settings.db, (trx) => oneBatch(trx, held, work, settings.leaseSeconds, turns)),
+      (ending) => ({ 'storefront.job.batch_result': ending }),
+    );
     batches++;
     if (result !== 'continue') ending = result;
     return result === 'continue';
@@ -109,7 +130,17 @@ async function runHeld(settings: RunnerSettings, job: JobRow, held: Held, option
   return ending;
 }
 
-async function oneBatch(trx: Tx, held: Held, work: (trx: Tx) => Promise<BatchOutcome>, leaseSeconds: number) {
+const batchAttributes = (job: JobRow, batch: number) => ({
+  'storefront.store_id': job.store_id,
+  'storefront.job_id': job.id,
+  'storefront.job.type': job.type,
+  'storefront.job.batch': batch,
+  // the request that posted the job, when it said (imports do)
+  ...(typeof job.params.requestId === 'string' ? { 'storefront.request_id': job.params.requestId } : {}),
+});
+
+/** One batch in its transaction; `turns`: the stores whose waiting jobs end this job's turn (all: undefined). */
+async function oneBatch(trx: Tx, held: Held, work: (trx: Tx) => Promise<BatchOutcome>, leaseSeconds: number, turns?: readonly string[]) {
   const state = await lockHeldJob(trx, held);
   if (!state) return 'lost' as const;
   if (state.cancel_requested) {
@@ -117,16 +148,22 @@ async function oneBatch(trx: Tx, held: Held, work: (trx: Tx) => Promise<BatchOut
     return 'cancelled' as const;
   }
   const { progress, errors } = await work(trx);
-  await insertJobErrors(trx, held, errors);
+  // rows stored so far = min(failed, cap): every failed line had its row until the cap
+  await insertJobErrors(trx, held, errors.slice(0, Math.max(0, MAX_ERROR_ROWS - state.failed)));
   await advanceJob(trx, held, progress, leaseSeconds);
+  if (turns?.length !== 0 && (await othersWaiting(trx, held, turns))) return 'turn over' as const;
   return 'continue' as const;
 }
 
 async function settle(settings: RunnerSettings, job: JobRow, held: Held, ending: Ending): Promise<void> {
   const kind = settings.kinds[job.type];
   if (ending === 'crashed' || ending === 'lost') return;
+  if (ending === 'turn over') {
+    await handBack(settings.db, held);
+    return;
+  }
   if (ending === 'stopped') {
-    await release(settings.db, held);
+    await releaseHeldJob(settings.db, held);
     return;
   }
   if (ending === 'done' && !(await finishHeldJob(settings.db, held, 'succeeded'))) return;
@@ -141,21 +178,7 @@ async function failOrRelease(settings: RunnerSettings, job: JobRow, held: Held, 
   }
   // Anything else (the database went away, a bug): the job goes back to the queue and is tried again.
   settings.log.error({ jobId: job.id, err: error }, 'job interrupted by an error; it will resume');
-  await release(settings.db, held).catch(() => undefined);
-}
-
-/** Back to the queue, keeping its progress: the next claim resumes it at once. */
-async function release(db: Db, held: Held): Promise<void> {
-  await sql`
-    UPDATE jobs SET status = 'queued', lease_token = NULL, lease_until = NULL, updated_at = now()
-    WHERE store_id = ${held.store_id} AND id = ${held.id} AND lease_token = ${held.token} AND status = 'running'`.execute(db);
-}
-
-/** Tests: runs the store's runnable jobs until none is left. */
-export async function runJobsUntilIdle(settings: RunnerSettings, storeId: string): Promise<void> {
-  while (await runOneJob(settings, { storeId })) {
-    // next job
-  }
+  await releaseHeldJob(settings.db, held).catch(() => undefined);
 }
 
 const POLL_MS = 2_000;

@@ -1,5 +1,5 @@
 import type { ErrorDetail } from '../errors.js';
-import { looksLikeWebUrl, webUrlProblem } from '../http/index.js';
+import { looksLikeWebUrl, webUrlProblem } from '../shared/index.js';
 import { decodeDataUri, isDataUri } from './data-uri.js';
 import { type MediaObject, type MediaStore, type MediaType, mediaKeyOf } from './media.js';
 

@@ -1,9 +1,8 @@
 /** What other folders may use of orders (the bench seeds and explains through these). */
 
-export { importOrderLine } from './orders.import.js';
+export { importOrderLine, importOrders } from './orders.import.js';
 export { registerOrderRoutes } from './orders.routes.js';
 export type { OrderListQuery } from './orders.schema.js';
 export { Order } from './orders.schema.js';
 export { detachCustomerOrders, getOrder, getOrdersByIds, listOrders } from './orders.service.js';
 export { completeAddress, completeCartItem } from './orders.sql.js';
-export type { OrderTables } from './orders.tables.js';

@@ -31,6 +31,19 @@ const order = (customOrderId: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('orders import: upsert by customOrderId', () => {
+  it("a line without userId gets the store's customer of its contactEmail (any case); an explicit null stays a guest", async () => {
+    const store = await t.newStore();
+    const buyer = (await t.call(store, 'POST', '/customers', { userName: 'ann', email: 'ann@example.com', password: 'long-secret-1' })).body
+      .data.id;
+    expect(await importLine(store, order('EM-1', { contactEmail: 'Ann@Example.com' }))).toBe('created');
+    expect(await importLine(store, order('EM-2', { contactEmail: 'ann@example.com', userId: null }))).toBe('created');
+    expect(await importLine(store, order('EM-3', { contactEmail: 'nobody@example.com' }))).toBe('created');
+    const byNumber = new Map((await ordersOf(store)).map((one) => [one.customOrderId, one as { userId?: string | null }]));
+    expect(byNumber.get('EM-1')?.userId).toBe(buyer);
+    expect(byNumber.get('EM-2')?.userId).toBeNull();
+    expect(byNumber.get('EM-3')?.userId).toBeNull();
+  });
+
   it('creates as POST would; a known number (any case) is updated as PATCH would, the snapshot kept', async () => {
     const store = await t.newStore();
     const userId = await newCustomer(store);

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { Db, Tx } from '../db/index.js';
+import type { DB, Db, Tx } from '../db/index.js';
 import { withTx } from '../db/index.js';
 import { type ErrorDetail, notFound, validationError } from '../errors.js';
 import { noteChange } from '../events/index.js';
@@ -7,13 +7,17 @@ import { returnStock } from '../products/index.js';
 import {
   countedTotal,
   creationTimes,
+  customFieldsDetails,
   deleteRecord,
   isId,
+  lockAndMergeCustomFields,
   lockedCurrent,
   missingReferences,
+  newCustomFields,
   newId,
   pastTimestampDetails,
   runList,
+  selectByIds,
 } from '../shared/index.js';
 import { generateOrderNumber } from './order-numbers.js';
 import type { CreateOrderInput, Order, OrderListQuery, UpdateOrderInput } from './orders.schema.js';
@@ -27,12 +31,12 @@ import {
   insertOrderUnlessNumberTaken,
   listSpec,
   lockUnrestockedMoves,
+  selectOrderList,
   selectOrders,
   toOrderOutput,
   unsetOrdersCustomer,
   updateOrderRow,
 } from './orders.sql.js';
-import type { OrderTable } from './orders.tables.js';
 import { planOrderStock, takeOrderStock } from './stock.js';
 
 const GENERATION_ATTEMPTS = 8;
@@ -43,12 +47,13 @@ const jsonOrNull = (value: object | null | undefined) => (value ? json(value) : 
 /** An empty refund object says nothing: it neither creates nor changes a refund. */
 const hasFields = (refund: object | null | undefined): refund is object => refund != null && Object.keys(refund).length > 0;
 
-type NewOrder = Omit<Insertable<OrderTable>, 'custom_order_id'>;
+type NewOrder = Omit<Insertable<DB['orders']>, 'custom_order_id'>;
 
 /** The checks beyond the schema: a past createdAt, a userId of this store (reported with the stock's own checks, all at once). */
 async function createDetails(db: Db, storeId: string, input: CreateOrderInput): Promise<ErrorDetail[]> {
   return [
     ...pastTimestampDetails(input.createdAt, 'createdAt'),
+    ...customFieldsDetails(newCustomFields(input.customFields)),
     ...(input.userId == null ? [] : await missingReferences(db, 'customers', storeId, [input.userId], 'userId', true)),
   ];
 }
@@ -73,6 +78,7 @@ function toNewOrder(storeId: string, input: CreateOrderInput): NewOrder {
     currency: input.currency ?? 'USD',
     tracking_info: json((input.trackingInfo ?? []).map(completeTracking)),
     refund: jsonOrNull(hasFields(input.refund) ? completeRefund(input.refund) : null),
+    custom_fields: json(newCustomFields(input.customFields)),
     created_at: createdAt,
     updated_at: updatedAt,
   };
@@ -106,11 +112,9 @@ export async function getOrder(db: Db, storeId: string, id: string): Promise<Ord
   return toOrderOutput(row);
 }
 
-/** The store's orders among `ids` as GET returns them, in id order, in one statement. */
+/** The store's orders among `ids` as GET returns them, in the order of `ids`, in one statement. */
 export async function getOrdersByIds(db: Db, storeId: string, ids: string[]): Promise<Order[]> {
-  const valid = ids.filter(isId);
-  if (valid.length === 0) return [];
-  const rows = await selectOrders(db, storeId).where('id', 'in', valid).orderBy('id').execute();
+  const rows = await selectByIds(selectOrders(db, storeId), ids);
   return rows.map(toOrderOutput);
 }
 
@@ -128,8 +132,10 @@ export async function updateOrder(db: Db, storeId: string, id: string, input: Up
   if (!isId(id)) throw missing();
   const row = await withTx(db, async (trx) => {
     const now = new Date();
+    const customFields = input.customFields && (await lockAndMergeCustomFields(trx, 'orders', storeId, id, input.customFields));
+    if (input.customFields && customFields === undefined) return undefined;
     const restocked = input.restock === true && (await restock(trx, storeId, id, now));
-    return updateOrderRow(trx, storeId, id, input, now, restocked);
+    return updateOrderRow(trx, storeId, id, input, now, restocked, customFields);
   });
   if (!row) throw missing();
   return toOrderOutput(row);
@@ -159,10 +165,7 @@ export function deleteOrder(db: Db, storeId: string, id: string): Promise<{ id: 
 }
 
 export async function listOrders(db: Db, storeId: string, query: OrderListQuery) {
-  let base = selectOrders(db, storeId);
-  if (query.status !== undefined) base = base.where('order_status', '=', query.status);
-  if (query.paymentStatus !== undefined) base = base.where('payment_status', '=', query.paymentStatus);
-  if (query.userId !== undefined) base = base.where('user_id', '=', query.userId);
+  const base = selectOrderList(db, storeId, query);
   // status and paymentStatus are counter keys; a customer's orders are counted (few, and indexed).
   const total =
     query.userId === undefined

@@ -1,8 +1,16 @@
 import { type Insertable, type Selectable, sql, type UpdateObject } from 'kysely';
-import type { DB, Db } from '../db/index.js';
-import { ilikeAny, iso, isoOrNull, type ListSpec, numberOrNull } from '../shared/index.js';
-import { CartItem, type ORDER_SORTS, type Order, OrderAddress, Refund, TrackingInfo, type UpdateOrderInput } from './orders.schema.js';
-import type { OrderTable, StoredStockMove } from './orders.tables.js';
+import type { DB, Db, StoredStockMove } from '../db/index.js';
+import { customFieldsOutput, ilikeAny, iso, isoOrNull, type ListSpec, numberOrNull } from '../shared/index.js';
+import {
+  CartItem,
+  type ORDER_SORTS,
+  type Order,
+  OrderAddress,
+  type OrderListQuery,
+  Refund,
+  TrackingInfo,
+  type UpdateOrderInput,
+} from './orders.schema.js';
 
 export const COLUMNS = [
   'id',
@@ -24,10 +32,11 @@ export const COLUMNS = [
   'refund',
   'inventory_behaviour',
   'restocked_at',
+  'custom_fields',
   'created_at',
   'updated_at',
 ] as const;
-export type OrderRow = Pick<Selectable<OrderTable>, (typeof COLUMNS)[number]>;
+export type OrderRow = Pick<Selectable<DB['orders']>, (typeof COLUMNS)[number]>;
 
 export const listSpec: ListSpec<typeof ORDER_SORTS> = {
   path: '/orders',
@@ -79,6 +88,7 @@ export function toOrderOutput(row: OrderRow): Order {
     refund: completeRefund(row.refund),
     inventoryBehaviour: row.inventory_behaviour,
     restockedAt: isoOrNull(row.restocked_at),
+    customFields: customFieldsOutput(row.custom_fields),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
@@ -88,17 +98,26 @@ export function selectOrders(db: Db, storeId: string) {
   return db.selectFrom('orders').select(COLUMNS).where('store_id', '=', storeId);
 }
 
+/** GET /orders before its page: the store's orders, filtered by orderStatus, paymentStatus and customer when given. */
+export function selectOrderList(db: Db, storeId: string, query: Pick<OrderListQuery, 'status' | 'paymentStatus' | 'userId'>) {
+  let base = selectOrders(db, storeId);
+  if (query.status !== undefined) base = base.where('order_status', '=', query.status);
+  if (query.paymentStatus !== undefined) base = base.where('payment_status', '=', query.paymentStatus);
+  if (query.userId !== undefined) base = base.where('user_id', '=', query.userId);
+  return base;
+}
+
 export function findOrderRow(db: Db, storeId: string, id: string): Promise<OrderRow | undefined> {
   return selectOrders(db, storeId).where('id', '=', id).executeTakeFirst();
 }
 
 /** A taken number fails with 23505 on orders_custom_order_id_key (the unique index decides, also under concurrency). */
-export function insertOrder(db: Db, values: Insertable<OrderTable>): Promise<OrderRow> {
+export function insertOrder(db: Db, values: Insertable<DB['orders']>): Promise<OrderRow> {
   return db.insertInto('orders').values(values).returning(COLUMNS).executeTakeFirstOrThrow();
 }
 
 /** undefined when the number is taken: ON CONFLICT skips it without aborting the transaction. */
-export function insertOrderUnlessNumberTaken(db: Db, values: Insertable<OrderTable>): Promise<OrderRow | undefined> {
+export function insertOrderUnlessNumberTaken(db: Db, values: Insertable<DB['orders']>): Promise<OrderRow | undefined> {
   return db
     .insertInto('orders')
     .values(values)
@@ -110,8 +129,9 @@ export function insertOrderUnlessNumberTaken(db: Db, values: Insertable<OrderTab
 const json = (value: unknown) => JSON.stringify(value);
 
 /** trackingInfo replaces the list; refund is merged field by field in SQL, so concurrent merges never lose a field. */
-function toOrderChanges(input: UpdateOrderInput, now: Date, restocked: boolean): UpdateObject<DB, 'orders'> {
+function toOrderChanges(input: UpdateOrderInput, now: Date, restocked: boolean, customFields?: string): UpdateObject<DB, 'orders'> {
   const changes: UpdateObject<DB, 'orders'> = { updated_at: now };
+  if (customFields !== undefined) changes.custom_fields = customFields;
   if (restocked) changes.restocked_at = now;
   if (input.orderStatus !== undefined) changes.order_status = input.orderStatus.trim();
   if (input.paymentStatus !== undefined) changes.payment_status = input.paymentStatus.trim();
@@ -124,7 +144,10 @@ function toOrderChanges(input: UpdateOrderInput, now: Date, restocked: boolean):
   return changes;
 }
 
-/** `restocked`: this change put the order's stock back (restockedAt becomes `now`). */
+/**
+ * `restocked`: this change put the order's stock back (restockedAt becomes `now`); `customFields`: the
+ * merged custom fields as JSON, when the input names some.
+ */
 export function updateOrderRow(
   db: Db,
   storeId: string,
@@ -132,10 +155,11 @@ export function updateOrderRow(
   input: UpdateOrderInput,
   now: Date,
   restocked = false,
+  customFields?: string,
 ): Promise<OrderRow | undefined> {
   return db
     .updateTable('orders')
-    .set(toOrderChanges(input, now, restocked))
+    .set(toOrderChanges(input, now, restocked, customFields))
     .where('store_id', '=', storeId)
     .where('id', '=', id)
     .returning(COLUMNS)
@@ -178,4 +202,20 @@ export async function unsetOrdersCustomer(db: Db, storeId: string, customerId: s
 /** The store's order numbered `customOrderId` (case-insensitive, as the unique index compares), row locked: an import line's key. */
 export function lockOrderByNumber(db: Db, storeId: string, customOrderId: string): Promise<OrderRow | undefined> {
   return selectOrders(db, storeId).where(sql`lower(custom_order_id)`, '=', sql`lower(${customOrderId})`).forUpdate().executeTakeFirst();
+}
+
+/**
+ * The store's customers of these emails, compared case-insensitively as their uniqueness is (one customer
+ * per lower-cased email): lower-cased email → id. One statement for a whole import batch of orders.
+ */
+export async function customerIdsByEmail(db: Db, storeId: string, emails: readonly string[]): Promise<Map<string, string>> {
+  const lowered = [...new Set(emails.map((email) => email.toLowerCase()))];
+  if (lowered.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('customers')
+    .select(['id', sql<string>`lower(email)`.as('email')])
+    .where('store_id', '=', storeId)
+    .where(sql`lower(email)`, 'in', lowered)
+    .execute();
+  return new Map(rows.map((row) => [row.email, row.id]));
 }

@@ -10,6 +10,7 @@ afterAll(() => t.close());
 const order = { cartItems: [{ productId: 'p', title: 'T', price: 9.99, quantity: 1 }], subTotal: 9.99, totalAmount: 9.99 };
 const ups = { trackingNumber: '1Z999', shippingCarrier: 'UPS', trackingUrl: 'https://ups.test/1Z999' };
 const dhl = { trackingNumber: 'JD014' };
+const LENIENT = { prefer: 'handling=lenient' };
 
 async function newOrder(store: TestStore) {
   const res = await t.call(store, 'POST', '/orders', order);
@@ -31,7 +32,9 @@ describe('orders: update', () => {
   it('replaces trackingInfo as a whole', async () => {
     const store = await t.newStore();
     const { id } = await newOrder(store);
-    const two = await t.call(store, 'PATCH', `/orders/${id}`, { trackingInfo: [ups, { ...dhl, extra: 'dropped' }] });
+    const unknown = await t.call(store, 'PATCH', `/orders/${id}`, { trackingInfo: [ups, { ...dhl, extra: 'x' }] });
+    expect(expectError(unknown, 400, 'VALIDATION_ERROR').details.map((d) => d.field)).toEqual(['trackingInfo[1].extra']);
+    const two = await t.call(store, 'PATCH', `/orders/${id}`, { trackingInfo: [ups, { ...dhl, extra: 'dropped' }] }, LENIENT);
     expect(two.body.data.trackingInfo).toEqual([ups, { ...dhl, shippingCarrier: null, trackingUrl: null }]);
     const one = await t.call(store, 'PATCH', `/orders/${id}`, { trackingInfo: [dhl] });
     expect(one.body.data.trackingInfo).toEqual([{ ...dhl, shippingCarrier: null, trackingUrl: null }]);
@@ -43,7 +46,8 @@ describe('orders: update', () => {
   it('merges refund field by field', async () => {
     const store = await t.newStore();
     const { id } = await newOrder(store);
-    const patch = async (refund: unknown) => (await t.call(store, 'PATCH', `/orders/${id}`, { refund })).body.data.refund;
+    const patch = async (refund: unknown, headers = {}) =>
+      (await t.call(store, 'PATCH', `/orders/${id}`, { refund }, headers)).body.data?.refund;
     expect(await patch({})).toBeNull();
     expect((await t.call(store, 'POST', '/orders', { ...order, refund: {} })).body.data.refund).toBeNull();
     expect((await t.call(store, 'POST', '/orders', { ...order, refund: { status: 'Open' } })).body.data.refund).toEqual({
@@ -52,7 +56,8 @@ describe('orders: update', () => {
     });
     expect(await patch({ status: 'Requested' })).toEqual({ status: 'Requested', adminRemark: null });
     expect(await patch({ adminRemark: 'damaged box' })).toEqual({ status: 'Requested', adminRemark: 'damaged box' });
-    expect(await patch({ status: 'Approved', ignored: 1 })).toEqual({ status: 'Approved', adminRemark: 'damaged box' });
+    expect(await patch({ status: 'Approved', ignored: 1 })).toBeUndefined();
+    expect(await patch({ status: 'Approved', ignored: 1 }, LENIENT)).toEqual({ status: 'Approved', adminRemark: 'damaged box' });
     expect((await t.call(store, 'PATCH', `/orders/${id}`, { paymentStatus: 'refunded' })).body.data.refund).toEqual({
       status: 'Approved',
       adminRemark: 'damaged box',

@@ -1,10 +1,11 @@
 import type { Db, Tx } from '../db/index.js';
 import { AppError, type ErrorDetail, validationError } from '../errors.js';
-import { resolveStock, type StockMove, type StockShortage, takeStock } from '../products/index.js';
+import { resolveStock, type StockMove, type StockShortage, stockTarget, takeStock } from '../products/index.js';
 import type { CreateOrderInput } from './orders.schema.js';
 
 /**
- * Stock for custom checkouts: what an order with inventoryBehaviour "decrement" does to its variants.
+ * Stock for custom checkouts: what an order with inventoryBehaviour "decrement" does to its variants (and
+ * simple products: their totalStock).
  * Planned before the order is inserted (the variants each item names: reads only), taken after it, so
  * the hot variants' row locks are held for one statement and the COMMIT, not for the whole create.
  */
@@ -12,14 +13,14 @@ import type { CreateOrderInput } from './orders.schema.js';
 export interface StockPlan {
   columns: { inventory_behaviour: 'bypass' | 'decrement'; stock_moves: string | null };
   moves: StockMove[];
-  /** for each cart item with a SKU: its index in cartItems and its variant's id */
-  items: { index: number; variantId: string }[];
+  /** for each cart item with a SKU: its index in cartItems and its stock's target (stockTarget) */
+  items: { index: number; target: string }[];
 }
 
 const BYPASS: StockPlan = { columns: { inventory_behaviour: 'bypass', stock_moves: null }, moves: [], items: [] };
 const skuOf = (sku: string | null | undefined) => sku?.trim() ?? '';
 const skuDetail = (index: number, message: string): ErrorDetail => ({ field: `cartItems[${index}].sku`, in: 'body', message });
-const UNKNOWN = 'must name a variant of this store by productId and sku';
+const UNKNOWN = 'must name a variant, or a product without options, of this store by productId and sku';
 
 /**
  * The order's stock columns and what it will take. A decrement order names every item's variant by
@@ -35,7 +36,7 @@ export async function planOrderStock(db: Db, storeId: string, input: CreateOrder
     skuOf(item.sku) ? [] : [skuDetail(index, 'is required with inventoryBehaviour "decrement"')],
   );
   const lines = indexes.map((index) => ({ ...input.cartItems[index], sku: skuOf(input.cartItems[index].sku) }));
-  const resolved = lines.length ? await resolveStock(db, storeId, lines) : { moves: [], lineVariants: [] };
+  const resolved = lines.length ? await resolveStock(db, storeId, lines) : { moves: [], lineTargets: [] };
   const unresolved = 'unknown' in resolved ? resolved : { unknown: [], ambiguous: [] };
   const all = [
     ...details,
@@ -44,20 +45,20 @@ export async function planOrderStock(db: Db, storeId: string, input: CreateOrder
     ...unresolved.ambiguous.map((line) => skuDetail(indexes[line], 'names more than one variant of the product (two share this SKU)')),
   ];
   if (all.length || 'unknown' in resolved) throw validationError(all);
-  const items = resolved.lineVariants.map((variantId, line) => ({ index: indexes[line], variantId }));
+  const items = resolved.lineTargets.map((target, line) => ({ index: indexes[line], target }));
   return { columns: { inventory_behaviour: 'decrement', stock_moves: JSON.stringify(resolved.moves) }, moves: resolved.moves, items };
 }
 
-/** A variant deleted since the plan is a 400 on its items; a short one a 409 with a detail per item of it. */
+/** A stock deleted since the plan is a 400 on its items; a short one a 409 with a detail per item of it. */
 function shortageError(plan: StockPlan, { short, gone }: StockShortage): AppError {
-  const itemsOf = (variantId: string) => plan.items.filter((item) => item.variantId === variantId);
+  const itemsOf = (target: string) => plan.items.filter((item) => item.target === target);
   if (gone.length) return validationError(gone.flatMap((id) => itemsOf(id).map((item) => skuDetail(item.index, UNKNOWN))));
-  const wanted = new Map(plan.moves.map((move) => [move.variantId, move.quantity]));
-  const details = short.flatMap(({ variantId, available }) =>
-    itemsOf(variantId).map((item) => ({
+  const wanted = new Map(plan.moves.map((move) => [stockTarget(move), move.quantity]));
+  const details = short.flatMap(({ target, available }) =>
+    itemsOf(target).map((item) => ({
       field: `cartItems[${item.index}].quantity`,
       in: 'body' as const,
-      message: `the variant has ${available} in stock; the order asks for ${wanted.get(variantId)} of it`,
+      message: `it has ${available} in stock; the order asks for ${wanted.get(target)} of it`,
     })),
   );
   details.sort((a, b) => a.field.localeCompare(b.field, 'en', { numeric: true }));

@@ -2,8 +2,16 @@
 
 export { rebuildProductDocuments } from './products.documents.js';
 export { importProductLine } from './products.import.js';
-export { registerProductRoutes } from './products.routes.js';
+export { productRecordKind, registerProductRoutes } from './products.routes.js';
 export { Product } from './products.schema.js';
 export { getProductsByIds } from './products.service.js';
-export type { ProductTables } from './products.tables.js';
-export { resolveStock, returnStock, type StockLine, type StockMove, type StockShortage, takeStock, type UnresolvedLines } from './stock.js';
+export {
+  resolveStock,
+  returnStock,
+  type StockLine,
+  type StockMove,
+  type StockShortage,
+  stockTarget,
+  takeStock,
+  type UnresolvedLines,
+} from './stock.js';

@@ -1,7 +1,7 @@
+import type { ProductOption } from '../db/index.js';
 import type { ErrorDetail } from '../errors.js';
 import { toSlug } from '../shared/index.js';
 import type { OptionInput } from './products.schema.js';
-import type { ProductOption } from './products.tables.js';
 
 /** Pure rules of product options and their variants (CONTRACT §6); no database here. */
 

@@ -1,13 +1,21 @@
 import type { Updateable } from 'kysely';
 import type { Config } from '../config.js';
-import type { Db } from '../db/index.js';
+import type { DB, Db } from '../db/index.js';
 import { type ErrorDetail, validationError } from '../errors.js';
 import { DOCUMENT_OR_IMAGE_TYPES, IMAGE_TYPES, type MediaObject, type MediaStore, resolveMedia } from '../media/index.js';
-import { missingReferences, suppliedColumns, suppliedSlug } from '../shared/index.js';
+import {
+  type CustomFields,
+  customFieldsDetails,
+  mergeCustomFields,
+  missingReferences,
+  newCustomFields,
+  suppliedColumns,
+  suppliedSlug,
+} from '../shared/index.js';
+import { normalizeTags, ownFieldDetails, trimmedOrNull } from './catalog-fields.js';
 import { normalizeOptions, type ProductOption } from './options.js';
 import type { ReturnConfig, UpdateProductInput, VariantEntryInput } from './products.schema.js';
 import { DEFAULT_RETURN_CONFIG } from './products.sql.js';
-import type { ProductTable } from './products.tables.js';
 
 /** What a product write needs besides the database. */
 export interface ProductContext {
@@ -20,11 +28,16 @@ export interface CurrentProduct {
   price: string | null;
   compare_price: string | null;
   return_config: ReturnConfig;
+  options: ProductOption[];
+  sku: string | null;
+  barcode: string | null;
+  weight_grams: string | null;
+  custom_fields: CustomFields;
 }
 
 /** A request checked as a whole and turned into columns; nothing has been written yet. */
 export interface PreparedProduct {
-  columns: Updateable<ProductTable>;
+  columns: Updateable<DB['products']>;
   /** the merged returnConfig as stored (JSON) */
   returnConfig: string;
   /** the supplied handle, slugified */
@@ -89,8 +102,16 @@ function checkMedia(input: UpdateProductInput, ctx: ProductContext) {
   };
 }
 
-function optionalColumns(input: UpdateProductInput): Updateable<ProductTable> {
+/** A null-or-text field a caller clears with an empty string too (vendor, product type). */
+const textOrNull = (value: string | null | undefined) => (value === undefined ? undefined : value?.trim() || null);
+
+function optionalColumns(input: UpdateProductInput): Updateable<DB['products']> {
   return suppliedColumns({
+    vendor: textOrNull(input.vendor),
+    product_type: textOrNull(input.productType),
+    sku: trimmedOrNull(input.sku),
+    barcode: trimmedOrNull(input.barcode),
+    weight_grams: input.weightGrams,
     title: input.title?.trim(),
     description: input.description,
     status: input.status,
@@ -102,6 +123,26 @@ function optionalColumns(input: UpdateProductInput): Updateable<ProductTable> {
     meta_description: input.metaDescription,
     meta_keywords: input.metaKeywords,
   });
+}
+
+/**
+ * The catalog fields of a migration (catalog-fields.ts): tags normalized, a simple product's own fields
+ * only without options, custom fields merged into the stored ones (create: nulls dropped) within limits.
+ */
+function checkCatalog(input: UpdateProductInput, current: CurrentProduct | null, options: ProductOption[] | undefined) {
+  const tags = normalizeTags(input.tags);
+  const hasOptions = (options ?? current?.options ?? []).length > 0;
+  const own = {
+    sku: merged(trimmedOrNull(input.sku), current?.sku ?? null),
+    barcode: merged(trimmedOrNull(input.barcode), current?.barcode ?? null),
+    weightGrams: merged<number | string | null>(input.weightGrams, current?.weight_grams ?? null),
+  };
+  const customFields = current ? mergeCustomFields(current.custom_fields, input.customFields) : newCustomFields(input.customFields);
+  return {
+    tags: tags.tags,
+    customFields: input.customFields !== undefined || !current ? JSON.stringify(customFields) : undefined,
+    details: [...tags.details, ...ownFieldDetails(hasOptions, own), ...customFieldsDetails(customFields)],
+  };
 }
 
 /**
@@ -119,16 +160,30 @@ export async function prepareProduct(
   const handle = checkHandle(input);
   const media = checkMedia(input, ctx);
   const options = input.options ? normalizeOptions(input.options) : undefined;
+  const catalog = checkCatalog(input, current, options?.options);
   const attributeSet = input.attributeSet
     ? await missingReferences(db, 'attribute_sets', storeId, [input.attributeSet], 'attributeSet', true)
     : [];
-  const details = [...handle.details, ...prices.details, ...media.details, ...(options?.details ?? []), ...attributeSet];
+  const details = [
+    ...handle.details,
+    ...prices.details,
+    ...media.details,
+    ...(options?.details ?? []),
+    ...catalog.details,
+    ...attributeSet,
+  ];
   if (details.length) throw validationError(details);
   // Merged field by field: into the stored config on update, into the default on create.
   const returnConfig = JSON.stringify({ ...DEFAULT_RETURN_CONFIG, ...current?.return_config, ...input.returnConfig });
-  const columns: Updateable<ProductTable> = {
+  const columns: Updateable<DB['products']> = {
     ...optionalColumns(input),
-    ...suppliedColumns({ compare_price: prices.givenCompare, images: media.images, size_chart: media.sizeChart }),
+    ...suppliedColumns({
+      compare_price: prices.givenCompare,
+      images: media.images,
+      size_chart: media.sizeChart,
+      tags: catalog.tags,
+      custom_fields: catalog.customFields,
+    }),
     ...(options ? { options: JSON.stringify(options.options) } : {}),
     ...(input.returnConfig ? { return_config: returnConfig } : {}),
   };

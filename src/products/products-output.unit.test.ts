@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../http/canonical-json.js';
+import { canonicalJson } from '../shared/canonical-json.js';
 import { type ProductRow, toProductOutput, toVariantOutput, type VariantRow } from './products.sql.js';
 
 /**
@@ -11,6 +11,13 @@ import { type ProductRow, toProductOutput, toVariantOutput, type VariantRow } fr
 
 const text = fc.string({ unit: 'grapheme', maxLength: 12 });
 const money = fc.option(fc.integer({ min: 0, max: 10_000_000 }).map((cents) => (cents / 100).toFixed(2)));
+const grams = fc.option(fc.integer({ min: 0, max: 100_000 }).map((tenths) => (tenths / 10).toString()));
+// any key (jsonb hands keys out shortest first; outputs must sort them), values of the three kinds
+const customFields = fc.dictionary(
+  fc.oneof(fc.string({ unit: 'binary', maxLength: 6 }), fc.constantFrom('__proto__', 'constructor', 'shopify.Google: MPN')),
+  fc.oneof(text, fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean()),
+  { maxKeys: 5 },
+);
 const date = fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true });
 
 const variantRow = fc.record({
@@ -23,6 +30,10 @@ const variantRow = fc.record({
   sale_price: money,
   stock: fc.nat(),
   sku: fc.option(text),
+  barcode: fc.option(text),
+  weight_grams: grams,
+  image: fc.option(text),
+  custom_fields: customFields,
   created_at: date,
   updated_at: date,
 }) as fc.Arbitrary<VariantRow>;
@@ -50,6 +61,13 @@ const productRow = fc.record({
   ),
   average_rating: money.map((value) => value ?? '0'),
   total_reviews: fc.nat(),
+  vendor: fc.option(text),
+  product_type: fc.option(text),
+  tags: fc.array(text, { maxLength: 3 }),
+  sku: fc.option(text),
+  barcode: fc.option(text),
+  weight_grams: grams,
+  custom_fields: customFields,
   created_at: date,
   updated_at: date,
 }) as unknown as fc.Arbitrary<ProductRow>;

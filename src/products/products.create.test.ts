@@ -49,7 +49,7 @@ describe('products: create', () => {
 
   it('takes four statements once the option values exist: the product, the values read, variants, links', async () => {
     const store = await t.newStore();
-    const ctx = { media: createMediaStore(t.config), config: t.config };
+    const ctx = { media: createMediaStore(t.config, t.database), config: t.config };
     const input = (title: string) => ({ title, price: 10, options: OPTIONS });
     await createProduct(t.database.db, store.id, input('First'), ctx); // creates the attributes and values
     const view = recording(t.database.db);

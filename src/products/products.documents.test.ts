@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
-import { canonicalJson, etagOf } from '../http/etag.js';
-import { rebuildProductDocuments, storedProduct } from './products.documents.js';
+import { canonicalJson, etagOf } from '../shared/canonical-json.js';
+import { storedProduct } from './product-documents.sql.js';
+import { rebuildProductDocuments } from './products.documents.js';
 import { getProduct } from './products.service.js';
 
 /**
@@ -79,6 +80,31 @@ describe('stored product documents', () => {
     // the next write through the API stores a current document again
     await t.call(store, 'PATCH', `/products/${id}`, { price: 6 });
     await expectCurrentDocument(store, id);
+  });
+
+  it('lists send the current documents, and build a product whose document is stale or missing from its rows', async () => {
+    const store = await t.newStore();
+    const ids: string[] = [];
+    for (const title of ['Lamp', 'Desk', 'Chair', 'Shelf'])
+      ids.push((await t.call(store, 'POST', '/products', { title, price: 9, options: OPTIONS })).body.data.id);
+    const collection = (await t.call(store, 'POST', '/collections', { title: 'Room', selectedProducts: ids })).body.data;
+    // past the write door: one row changed (its document is stale), one document gone
+    await sql`UPDATE products SET title = 'Changed by a script' WHERE store_id = ${store.id} AND id = ${ids[1]}`.execute(t.database.db);
+    await sql`DELETE FROM product_documents WHERE store_id = ${store.id} AND product_id = ${ids[2]}`.execute(t.database.db);
+    // a document that is current but not what the rows give: only a list reading documents can show it
+    const marked = JSON.stringify({ ...(await getProduct(t.database.db, store.id, ids[3])), badge: 'from the document' });
+    await sql`UPDATE product_documents SET body = ${marked} WHERE store_id = ${store.id} AND product_id = ${ids[3]}`.execute(t.database.db);
+    const built = await Promise.all(ids.map((id) => getProduct(t.database.db, store.id, id)));
+    const expected = [...built.slice(0, 3), { ...built[3], badge: 'from the document' }].reverse();
+    // every product's SKUs hold a dash: the search matches all four
+    for (const path of ['/products?limit=10', `/collections/${collection.id}/products?limit=10`, '/products?limit=10&search=-']) {
+      const list = await t.call(store, 'GET', path);
+      expect(list.status).toBe(200);
+      expect(list.headers['content-type']).toMatch(/^application\/json/);
+      expect(list.body.pagination).toMatchObject({ page: 1, limit: 10, total: 4, totalPages: 1, nextCursor: null });
+      expect(list.body.data).toEqual(expected);
+    }
+    expect((await t.call(store, 'GET', '/products?limit=10')).body.data[2].title).toBe('Changed by a script');
   });
 
   it('the ETag GET sends from the document guards a write (If-Match) and answers If-None-Match with 304', async () => {

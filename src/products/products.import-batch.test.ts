@@ -11,6 +11,9 @@ import {
   namesOf,
   products,
 } from '../../test/support/product-imports.fixtures.js';
+import { withTx } from '../db/index.js';
+import { createMediaStore } from '../media/index.js';
+import { importProductBatch } from './products.import-batch.js';
 
 // The lookup of the batch's handles, made to miss chosen handles once: a product created by another writer
 // between the lookup and the insert (the ON CONFLICT path), without racing two transactions.
@@ -167,5 +170,24 @@ describe('batch import: file order', () => {
     expect(logged).toHaveLength(1);
     expect(runs[0].counters).toEqual([3, 0, 1]);
     expect(runs[0]).toEqual(runs[1]);
+  });
+
+  it("dates each created product, and its variants, by the caller's clock (the bench seeder's past dates; now in the API)", async () => {
+    const store = await t.newStore();
+    const dates = [new Date('2024-03-01T10:00:00.000Z'), new Date('2025-01-15T08:30:00.000Z')];
+    const apply = importProductBatch({ config: t.config, media: createMediaStore(t.config, t.database) }, (given) => dates[given.line - 1]);
+    const values = [line('past1'), line('past2')];
+    const lines = values.map((value, index) => ({ line: index + 1, value, text: JSON.stringify(value) }));
+    const results = await withTx(t.database.db, (trx) => apply(trx, store.id, lines, { handling: 'strict' }));
+    expect(results).toEqual(['created', 'created']);
+    for (const [index, handle] of ['past1', 'past2'].entries()) {
+      const [product] = (await t.call(store, 'GET', `/products?handle=${handle}`)).body.data;
+      const at = dates[index].toISOString();
+      expect(product).toMatchObject({ createdAt: at, updatedAt: at });
+      expect(new Set(product.variants.map((variant: { createdAt: string }) => variant.createdAt))).toEqual(new Set([at]));
+    }
+    // sorted by creation, the older first: the dates are the rows' own
+    const sorted = (await t.call(store, 'GET', '/products?sort=createdAt')).body.data.map((product: { handle: string }) => product.handle);
+    expect(sorted).toEqual(['past1', 'past2']);
   });
 });

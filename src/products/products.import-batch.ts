@@ -2,7 +2,7 @@ import { type OptionValues, optionValueIds } from '../attributes/index.js';
 import type { Tx } from '../db/index.js';
 import { AppError } from '../errors.js';
 import { appendEvents } from '../events/index.js';
-import type { ImportBatchApplier, ImportBatchLine, ImportBatchResult } from '../imports/index.js';
+import type { ImportBatchApplier, ImportBatchLine, ImportBatchResult, ImportLineOptions } from '../shared/index.js';
 import { addValueLinks } from './option-attributes.js';
 import type { ProductOption } from './options.js';
 import { type ProductContext, prepareProduct } from './product-input.js';
@@ -39,9 +39,9 @@ interface PlannedProduct {
 
 type CheckedLine = { input: CreateProductInput; handle: string; digest: string } | AppError;
 
-function checkLine(line: ImportBatchLine): CheckedLine {
+function checkLine(line: ImportBatchLine, options: ImportLineOptions): CheckedLine {
   try {
-    return { ...checkProductLine(line.value), digest: lineDigest(line.text) };
+    return { ...checkProductLine(line.value, options.handling), digest: lineDigest(line.text) };
   } catch (error) {
     if (error instanceof AppError) return error;
     throw error;
@@ -62,15 +62,23 @@ function repeatedHandles(checked: CheckedLine[]): Set<string> {
 
 const createsAlone = (input: CreateProductInput) => input.selectedCollections === undefined && !input.attributeSet;
 
-export function importProductBatch(ctx: ProductContext): ImportBatchApplier {
-  return async (trx, storeId, lines) => {
-    const checked = lines.map(checkLine);
+/**
+ * When the product a line creates (and its variants) is dated: now, for an import through the API. The bench
+ * seeder (bench/seed/catalog.ts) spreads its catalog's creation over past years, which no line can say
+ * (`createdAt` is read-only in a product line).
+ */
+export type CreationTime = (line: ImportBatchLine) => Date;
+
+const now: CreationTime = () => new Date();
+
+export function importProductBatch(ctx: ProductContext, createdAt: CreationTime = now): ImportBatchApplier {
+  return async (trx, storeId, lines, options) => {
+    const checked = lines.map((line) => checkLine(line, options));
     const repeated = repeatedHandles(checked);
     const handles = checked.flatMap((line) => (line instanceof AppError || !line.handle || repeated.has(line.handle) ? [] : [line.handle]));
     const matches = new Map((await importMatchesByHandle(trx, storeId, handles)).map((match) => [match.handle, match]));
     const results: ImportBatchResult[] = lines.map(() => null);
     const planned: PlannedProduct[] = [];
-    const now = new Date();
     // set once a line is left to the per-line handler: no later line is written here
     let leftBefore = false;
     for (const [index, line] of checked.entries()) {
@@ -80,7 +88,7 @@ export function importProductBatch(ctx: ProductContext): ImportBatchApplier {
       }
       const match = repeated.has(line.handle) ? undefined : matches.get(line.handle);
       const creatable = !repeated.has(line.handle) && !match && !leftBefore && createsAlone(line.input);
-      const plan = creatable ? await errorOr(planProduct(trx, storeId, line, now, ctx)) : null;
+      const plan = creatable ? await errorOr(planProduct(trx, storeId, line, createdAt(lines[index]), ctx)) : null;
       if (match && unchangedSinceImport(match, line.input, line.digest)) results[index] = 'unchanged';
       else if (plan instanceof AppError) results[index] = plan;
       else if (plan) planned.push({ ...plan, index });
@@ -142,7 +150,9 @@ async function createProducts(trx: Tx, storeId: string, planned: PlannedProduct[
   const variantRows = await insertVariantsOf(
     trx,
     storeId,
-    inserted.flatMap((product) => product.variants.map((variant) => ({ ...variant, productId: product.values.id }))),
+    inserted.flatMap((product) =>
+      product.variants.map((variant) => ({ ...variant, productId: product.values.id, createdAt: product.values.created_at })),
+    ),
   );
   const links = { variantIds: [] as string[], valueIds: [] as string[] };
   const events = [];

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { invalidField } from '../errors.js';
-import { compileBodyCheck } from '../http/index.js';
-import { suppliedSlug } from '../shared/index.js';
-import { CreateProductBody, type CreateProductInput } from './products.schema.js';
+import { compileBodyCheck, type Handling, suppliedSlug } from '../shared/index.js';
+import { CreateProductBody, type CreateProductInput, Product } from './products.schema.js';
 import type { ImportMatch } from './products.sql.js';
 
 /** What both ways of applying a product import line share: the line's checks, its key, its digest. */
 
-const checkLine = compileBodyCheck(CreateProductBody);
+// A product as GET returns it is a valid line: its read-only names (ids, timestamps, a variant's id) are ignored.
+const checkLine = compileBodyCheck(CreateProductBody, Product);
 
 /** The digest an import write records with the product: a later identical line on an unchanged product writes nothing. */
 export const lineDigest = (text: string) => createHash('sha256').update(text).digest('base64');
@@ -16,8 +16,8 @@ export const lineDigest = (text: string) => createHash('sha256').update(text).di
  * A line checked as the POST body, with its key: the supplied handle, slugified (empty when it slugifies
  * to nothing: the create's checks then refuse it as the API does). Throws the API's AppError.
  */
-export function checkProductLine(line: unknown): { input: CreateProductInput; handle: string } {
-  const input = checkLine(line);
+export function checkProductLine(line: unknown, handling: Handling): { input: CreateProductInput; handle: string } {
+  const input = checkLine(line, handling);
   if (input.handle === undefined) throw invalidField('handle', 'is required in an import line: it is the key the line is matched by');
   return { input, handle: suppliedSlug(input.handle) };
 }

@@ -1,6 +1,6 @@
 import type { Tx } from '../db/index.js';
 import { appendEvents } from '../events/index.js';
-import type { ImportHandler, ImportLineOutcome } from '../imports/index.js';
+import type { ImportHandler, ImportLineOptions, ImportLineOutcome } from '../shared/index.js';
 import type { ProductContext } from './product-input.js';
 import { importProductBatch } from './products.import-batch.js';
 import { checkProductLine, lineDigest, unchangedSinceImport } from './products.import-checks.js';
@@ -19,8 +19,8 @@ import { importMatchesByHandle } from './products.sql.js';
  * The batch applier (products.import-batch.ts) takes the lines it can apply set-based first.
  */
 export function importProductLine(ctx: ProductContext): ImportHandler {
-  const line = async (trx: Tx, storeId: string, value: unknown, text: string): Promise<ImportLineOutcome> => {
-    const { input, handle } = checkProductLine(value);
+  const line = async (trx: Tx, storeId: string, value: unknown, text: string, options: ImportLineOptions): Promise<ImportLineOutcome> => {
+    const { input, handle } = checkProductLine(value, options.handling);
     const digest = lineDigest(text);
     const [existing] = handle ? await importMatchesByHandle(trx, storeId, [handle]) : [];
     if (existing) {

@@ -1,11 +1,13 @@
+import type { FastifyReply } from 'fastify';
 import { productsInCollection } from '../collections/index.js';
 import { forbidden } from '../errors.js';
-import { type EventType, loadRecordsWith } from '../events/index.js';
+import type { EventType, RecordKindFeed } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendStoredRecord, sendWrite } from '../http/index.js';
-import { DeletedEnvelope, hasScope, IdParams, ok, okList } from '../shared/index.js';
+import { DeletedEnvelope, hasScope, IdParams, ok, okList, type paginationOf } from '../shared/index.js';
+import { storedProduct } from './product-documents.sql.js';
 import { currentProduct, currentVariant } from './products.current.js';
-import { storedProduct, writeProductDocuments } from './products.documents.js';
+import { writeProductDocuments } from './products.documents.js';
 import {
   CollectionProductsQuery,
   CreateProductBody,
@@ -19,21 +21,34 @@ import {
   VariantListQuery,
   VariantParams,
 } from './products.schema.js';
-import { createProduct, deleteProduct, getProduct, getProductsByIds, listProducts, updateProduct } from './products.service.js';
+import { createProduct, deleteProduct, getProduct, getProductsByIds, listProductTexts, updateProduct } from './products.service.js';
 import { listVariants, updateVariant } from './variants.service.js';
 
 const tags = ['Products'];
 const read = { scope: 'products:read' };
 const write = (event: EventType) => ({ scope: 'products:write', event });
 
+/**
+ * Products in the feed (src/app.ts passes it in): derived changes of other folders (a collection's members)
+ * read products through it, and every product a write creates or changes gets its stored document with its event.
+ */
+export const productRecordKind: RecordKindFeed = { load: getProduct, loadMany: getProductsByIds, storeDocuments: writeProductDocuments };
+
 export async function registerProductRoutes(app: App, ctx: AppContext): Promise<void> {
-  // derived changes of other folders (a collection's members) read products through the feed; every
-  // product a write creates or changes gets its stored document with its event
-  loadRecordsWith('product', getProduct, getProductsByIds, writeProductDocuments);
   registerListRoutes(app, ctx);
   registerItemRoutes(app, ctx);
   registerVariantRoutes(app, ctx);
   registerCollectionMemberRoute(app, ctx);
+}
+
+/** A page of products as their canonical JSON texts: the envelope okList would build, without serializing them again. */
+function sendProductList(
+  reply: FastifyReply,
+  { texts, pagination }: { texts: string[]; pagination: ReturnType<typeof paginationOf> },
+): FastifyReply {
+  return reply
+    .type('application/json; charset=utf-8')
+    .send(`{"success":true,"data":[${texts.join(',')}],"pagination":${JSON.stringify(pagination)}}`);
 }
 
 /** /products: list and create. */
@@ -42,10 +57,7 @@ function registerListRoutes(app: App, ctx: AppContext): void {
   app.get(
     '/products',
     { config: read, schema: { tags, summary: 'List products', querystring: ProductListQuery, response: { 200: ProductListEnvelope } } },
-    async (request) => {
-      const { data, pagination } = await listProducts(db, request.auth.storeId, request.query);
-      return okList(data, pagination);
-    },
+    async (request, reply) => sendProductList(reply, await listProductTexts(db, request.auth.storeId, request.query)),
   );
   app.post(
     '/products',
@@ -169,14 +181,13 @@ function registerCollectionMemberRoute(app: App, { db }: AppContext): void {
         response: { 200: ProductListEnvelope },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { storeId } = request.auth;
       const condition = await productsInCollection(db, storeId, request.params.id);
       // Only the declared parameters: other query keys (GET /products' filters) are not offered here.
       const { page, limit, sort, search, updatedSince, cursor } = request.query;
       const query = { page, limit, sort, search, updatedSince, cursor };
-      const { data, pagination } = await listProducts(db, storeId, query, { condition, collectionId: request.params.id });
-      return okList(data, pagination);
+      return sendProductList(reply, await listProductTexts(db, storeId, query, { condition, collectionId: request.params.id }));
     },
   );
 }

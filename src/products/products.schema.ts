@@ -2,6 +2,10 @@ import { type Static, Type } from '@sinclair/typebox';
 import {
   Alias,
   Body,
+  CreatedAt,
+  CustomFieldsInput,
+  CustomFieldsSchema,
+  Described,
   Envelope,
   ID_PATTERN,
   ListEnvelope,
@@ -9,9 +13,10 @@ import {
   Money,
   Name,
   Nullable,
+  RecordId,
   StringEnum,
   Text,
-  Timestamp,
+  UpdatedAt,
 } from '../shared/index.js';
 
 export const PRODUCT_STATUSES = ['active', 'disabled'] as const;
@@ -21,138 +26,214 @@ const Status = StringEnum(PRODUCT_STATUSES);
 const Stock = Type.Integer({ minimum: 0, maximum: 2_147_483_647 });
 const Reference = Type.String({ maxLength: 64 });
 const ShortText = Type.String({ maxLength: 255 });
+/** Grams, as a number (fractions allowed: a weight in kilograms or ounces converts to one). */
+const Grams = Type.Number({ minimum: 0, maximum: 1e9 });
+export const MAX_TAGS = 250;
 
 // Product outputs list their fields in sorted order: the order their stored documents (canonical JSON) have,
 // so every answer about a record has the same key order (src/products/products.sql.ts).
 export const ReturnConfig = Type.Object(
   {
     customReturnWindow: Nullable(Type.Integer({ description: 'days; overrides the store setting when useGlobalConfig is false' })),
-    exchangeable: Type.Boolean(),
-    returnable: Type.Boolean(),
-    useGlobalConfig: Type.Boolean(),
+    exchangeable: Type.Boolean({ description: 'whether the product may be exchanged (default true)' }),
+    returnable: Type.Boolean({ description: 'whether the product may be returned (default true)' }),
+    useGlobalConfig: Type.Boolean({
+      description: "true (the default): the store's return settings apply and the other fields are informative",
+    }),
   },
-  { title: 'ReturnConfig' },
+  { title: 'ReturnConfig', description: 'how the product may be returned or exchanged' },
 );
 export type ReturnConfig = Static<typeof ReturnConfig>;
 
-export const ProductOption = Type.Object({ name: Type.String(), values: Type.Array(Type.String()) }, { title: 'ProductOption' });
+export const ProductOption = Type.Object(
+  {
+    name: Type.String({ description: 'the option, as "Size" or "Color"' }),
+    values: Type.Array(Type.String(), { description: 'its values, in the order variants are generated' }),
+  },
+  { title: 'ProductOption', description: 'an option the product comes in; its values combine into the variants' },
+);
 
 export const Variant = Type.Object(
   {
     attributes: Type.Record(Type.String(), Type.String(), { description: 'option name -> value' }),
-    createdAt: Timestamp,
-    id: Type.String(),
-    price: Nullable(Type.Number()),
-    productId: Type.String(),
-    salePrice: Nullable(Type.Number({ description: 'compare-at price' })),
-    sku: Nullable(Type.String()),
-    stock: Type.Integer(),
-    updatedAt: Timestamp,
+    barcode: Nullable(Type.String({ description: 'GTIN, EAN, UPC, ISBN, …' })),
+    createdAt: CreatedAt,
+    customFields: CustomFieldsSchema,
+    id: RecordId,
+    image: Nullable(Type.String({ description: 'the URL of the image of this variant' })),
+    price: Nullable(
+      Type.Number({ description: "the variant's price, in major units of the store's currency (24.9 is 24.90); null: none set" }),
+    ),
+    productId: Type.String({ description: 'the identifier of the product the variant belongs to; read-only' }),
+    salePrice: Nullable(Type.Number({ description: 'compare-at price (the strike-through price), in major units; null: none' })),
+    sku: Nullable(Type.String({ description: 'stock keeping unit, unique per store; null: none' })),
+    stock: Type.Integer({ description: 'units in stock (0 or more; 0 when never set)' }),
+    updatedAt: UpdatedAt,
+    weightGrams: Nullable(Type.Number({ description: 'shipping weight in grams (fractions allowed); null: none' })),
   },
-  { title: 'Variant' },
+  { title: 'Variant', description: 'one combination of option values of a product (M / Black), with its own price and stock' },
 );
 export type Variant = Static<typeof Variant>;
 
 export const Product = Type.Object(
   {
-    attributeSet: Nullable(Type.String()),
-    averageRating: Type.Number(),
-    badge: Nullable(Type.String()),
-    comparePrice: Nullable(Type.Number()),
-    createdAt: Timestamp,
-    description: Nullable(Type.String()),
-    handle: Type.String(),
-    id: Type.String(),
+    attributeSet: Nullable(Type.String({ description: 'the identifier of the attribute set describing this kind of product; null: none' })),
+    averageRating: Type.Number({ description: 'average review rating, 0 to 5 (0 when there is no review); read-only' }),
+    badge: Nullable(
+      Type.String({ description: 'a short label shown on the product, as "New" or "Sale" (at most 255 characters); null: none' }),
+    ),
+    barcode: Nullable(Type.String({ description: "a simple product's own barcode (null for a product with options)" })),
+    comparePrice: Nullable(
+      Type.Number({ description: 'compare-at price (the strike-through price), in major units, at least price; null: none' }),
+    ),
+    createdAt: CreatedAt,
+    customFields: CustomFieldsSchema,
+    description: Nullable(Type.String({ description: 'the product description (text or HTML, at most 100,000 characters); null: none' })),
+    handle: Type.String({ description: 'URL slug, unique in the store (generated from the title when not given)' }),
+    id: RecordId,
     image: Type.Array(Type.String(), { description: 'image URLs (input name: images)' }),
-    metaDescription: Nullable(Type.String()),
-    metaKeywords: Nullable(Type.String()),
-    metaTitle: Nullable(Type.String()),
-    options: Type.Array(ProductOption),
-    price: Nullable(Type.Number()),
-    returnConfig: ReturnConfig,
+    metaDescription: Nullable(Type.String({ description: 'description for search engines (at most 5,000 characters); null: none' })),
+    metaKeywords: Nullable(Type.String({ description: 'keywords for search engines (at most 5,000 characters); null: none' })),
+    metaTitle: Nullable(Type.String({ description: 'page title for search engines (at most 1,000 characters); null: none' })),
+    options: Type.Array(ProductOption, { description: 'the options the product comes in (at most 100); [] for a simple product' }),
+    price: Nullable(
+      Type.Number({ description: "the price, in major units of the store's currency (24.9 is 24.90), 0 to 10^12; null: none set" }),
+    ),
+    productType: Nullable(Type.String({ description: 'a free category, as "T-shirts" (at most 255 characters); null: none' })),
+    returnConfig: Described(ReturnConfig, 'how the product may be returned or exchanged'),
     salePrice: Nullable(Type.Number({ description: 'the compare-at price (same as comparePrice)' })),
     selectedCollection: Type.Array(Type.String(), { description: 'manual collection ids (input name: selectedCollections)' }),
-    sizeChart: Nullable(Type.String()),
-    status: Type.String(),
-    title: Type.String(),
-    totalReviews: Type.Integer(),
-    totalStock: Nullable(Type.Integer()),
-    updatedAt: Timestamp,
-    variants: Type.Array(Variant),
+    sizeChart: Nullable(Type.String({ description: 'the URL of the size chart (an image or a PDF); null: none' })),
+    sku: Nullable(Type.String({ description: "a simple product's own SKU (null for a product with options: its variants have theirs)" })),
+    status: Type.String({ description: '`active` (sold) or `disabled` (hidden); default active' }),
+    tags: Type.Array(Type.String(), { description: 'free labels, unique case-insensitively; [] when none' }),
+    title: Type.String({ description: 'the product name (1 to 255 characters, not blank)' }),
+    totalReviews: Type.Integer({ description: 'number of reviews (0 when none); read-only' }),
+    totalStock: Nullable(Type.Integer({ description: "the product's stock (a simple product's, taken by decrement checkouts)" })),
+    updatedAt: UpdatedAt,
+    variants: Type.Array(Variant, { description: 'the variants the options generate, in their order; [] for a simple product' }),
+    vendor: Nullable(Type.String({ description: 'the maker or brand (at most 255 characters); null: none' })),
+    weightGrams: Nullable(Type.Number({ description: "a simple product's own weight in grams" })),
   },
-  { title: 'Product' },
+  { title: 'Product', description: 'a product of the catalog, with its options and variants' },
 );
 export type Product = Static<typeof Product>;
 
 /** Value checks beyond the schema (non-empty after trim, uniqueness, the 2048 cap) are in options.ts. */
 export const OptionInput = Body(
   {
-    name: Name(255),
-    values: Type.Array(Name(255), { minItems: 1, maxItems: 2048 }),
+    name: Described(Name(255), 'the option, as "Size" (1 to 255 characters, unique in the product case-insensitively)'),
+    values: Type.Array(Name(255), {
+      minItems: 1,
+      maxItems: 2048,
+      description: 'its values, 1 to 2048, each 1 to 255 characters, unique; their order is the order of the variants',
+    }),
   },
-  { title: 'ProductOptionInput' },
+  { title: 'ProductOptionInput', description: 'an option and its values' },
 );
 export type OptionInput = Static<typeof OptionInput>;
 
 const ReturnConfigInput = Body(
   {
-    useGlobalConfig: Type.Optional(Type.Boolean()),
-    returnable: Type.Optional(Type.Boolean()),
-    exchangeable: Type.Optional(Type.Boolean()),
-    customReturnWindow: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 36_500 }))),
+    useGlobalConfig: Type.Optional(Type.Boolean({ description: "use the store's return settings (default true)" })),
+    returnable: Type.Optional(Type.Boolean({ description: 'may be returned (default true)' })),
+    exchangeable: Type.Optional(Type.Boolean({ description: 'may be exchanged (default true)' })),
+    customReturnWindow: Type.Optional(
+      Nullable(
+        Type.Integer({
+          minimum: 0,
+          maximum: 36_500,
+          description: 'days to return it in, 0 to 36,500, used when useGlobalConfig is false; null: none',
+        }),
+      ),
+    ),
   },
-  { title: 'ReturnConfigInput' },
+  { title: 'ReturnConfigInput', description: 'the fields given change; the others keep their value' },
 );
 
 /** What a client sets on a variant (PATCH /products/{id}/variants/{variantId}, and `variants` of a product write). */
 const VariantFields = {
-  price: Type.Optional(Nullable(Money)),
-  salePrice: Type.Optional(Nullable(Money)),
-  stock: Type.Optional(Stock),
-  sku: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+  price: Type.Optional(Nullable(Described(Money, "the variant's price in major units (24.9 is 24.90), 0 to 10^12; null clears it"))),
+  salePrice: Type.Optional(Nullable(Described(Money, 'compare-at (strike-through) price in major units, 0 to 10^12; null clears it'))),
+  stock: Type.Optional(Described(Stock, 'units in stock, 0 to 2,147,483,647 (default 0)')),
+  sku: Type.Optional(
+    Nullable(Type.String({ maxLength: 255, description: 'stock keeping unit, unique per store, at most 255 characters' })),
+  ),
+  barcode: Type.Optional(Nullable(Described(ShortText, 'GTIN, EAN, UPC, ISBN, … (at most 255 characters)'))),
+  weightGrams: Type.Optional(Nullable(Described(Grams, 'shipping weight in grams, 0 to 10^9 (fractions allowed)'))),
+  image: Type.Optional(Nullable(Type.String({ description: 'an absolute http(s) URL' }))),
+  customFields: CustomFieldsInput,
 };
 
 /** One entry of `variants`: applied to the variant whose attributes equal `attributes` (names case-insensitive, values exact). */
 const VariantEntryInput = Body(
   {
-    attributes: Type.Record(Type.String({ maxLength: 255 }), Type.String({ maxLength: 255 }), { maxProperties: 100 }),
+    attributes: Type.Record(Type.String({ maxLength: 255 }), Type.String({ maxLength: 255 }), {
+      maxProperties: 100,
+      description: 'option name -> value naming the variant, as {"Size": "M", "Color": "Black"} (names case-insensitive)',
+    }),
     ...VariantFields,
   },
-  { title: 'VariantEntry' },
+  { title: 'VariantEntry', description: 'the fields of one variant, which its attributes name' },
 );
 export type VariantEntryInput = Static<typeof VariantEntryInput>;
 
 /** Fields shared by create and update; every nullable one can be cleared with null. */
 const ProductFields = {
   handle: Type.Optional(Type.String({ maxLength: 255, description: 'slugified; generated from the title when omitted' })),
-  description: Type.Optional(Nullable(Text(100_000))),
-  status: Type.Optional(Status),
-  badge: Type.Optional(Nullable(ShortText)),
-  price: Type.Optional(Nullable(Money)),
-  comparePrice: Type.Optional(Nullable(Money)),
+  description: Type.Optional(Nullable(Described(Text(100_000), 'text or HTML, at most 100,000 characters'))),
+  status: Type.Optional(Described(Status, '`active` (sold) or `disabled` (hidden); default active')),
+  badge: Type.Optional(Nullable(Described(ShortText, 'a short label shown on the product, as "New" (at most 255 characters)'))),
+  price: Type.Optional(Nullable(Described(Money, "the price in major units of the store's currency (24.9 is 24.90), 0 to 10^12"))),
+  comparePrice: Type.Optional(
+    Nullable(Described(Money, 'compare-at (strike-through) price in major units, 0 to 10^12; must be at least price')),
+  ),
   salePrice: Type.Optional(Nullable({ ...Money, description: 'alias of comparePrice' })),
-  totalStock: Type.Optional(Nullable(Stock)),
+  totalStock: Type.Optional(Nullable(Described(Stock, "a simple product's units in stock, 0 to 2,147,483,647"))),
   images: Type.Optional(Type.Array(Type.String(), { maxItems: 10_000, description: 'http(s) URLs or base64 data URIs' })),
   image: Alias('images', Type.Array(Type.String())),
   sizeChart: Type.Optional(Nullable(Type.String({ description: 'http(s) URL or base64 data URI (image or PDF)' }))),
-  selectedCollections: Type.Optional(Type.Array(Reference, { maxItems: 1000 })),
+  selectedCollections: Type.Optional(
+    Type.Array(Reference, {
+      maxItems: 1000,
+      description: 'identifiers of manual collections of this store to put the product in (at most 1000)',
+    }),
+  ),
   selectedCollection: Alias('selectedCollections', Type.Array(Reference)),
-  attributeSet: Type.Optional(Nullable(Reference)),
-  options: Type.Optional(Type.Array(OptionInput, { maxItems: 100 })),
+  attributeSet: Type.Optional(Nullable(Described(Reference, 'the identifier of an attribute set of this store'))),
+  options: Type.Optional(
+    Type.Array(OptionInput, {
+      maxItems: 100,
+      description: 'at most 100 options; their values combine into the variants (changing them regenerates them)',
+    }),
+  ),
   variants: Type.Optional(
     Type.Array(VariantEntryInput, {
       maxItems: 2048,
       description: 'price, salePrice, stock and sku of the variants the options generate (or keep), matched by attributes',
     }),
   ),
-  metaTitle: Type.Optional(Nullable(Text(1000))),
-  metaDescription: Type.Optional(Nullable(Text(5000))),
-  metaKeywords: Type.Optional(Nullable(Text(5000))),
+  metaTitle: Type.Optional(Nullable(Described(Text(1000), 'page title for search engines, at most 1,000 characters'))),
+  metaDescription: Type.Optional(Nullable(Described(Text(5000), 'description for search engines, at most 5,000 characters'))),
+  metaKeywords: Type.Optional(Nullable(Described(Text(5000), 'keywords for search engines, at most 5,000 characters'))),
   returnConfig: Type.Optional(ReturnConfigInput),
+  vendor: Type.Optional(Nullable(Described(ShortText, 'the maker or brand, at most 255 characters'))),
+  productType: Type.Optional(Nullable(Described(ShortText, 'a free category, as "T-shirts", at most 255 characters'))),
+  tags: Type.Optional(
+    Type.Array(ShortText, {
+      maxItems: 1000,
+      description: `trimmed, empty ones dropped, unique case-insensitively (the first spelling kept), at most ${MAX_TAGS}`,
+    }),
+  ),
+  sku: Type.Optional(Nullable({ ...ShortText, description: 'only a product without options has its own SKU' })),
+  barcode: Type.Optional(Nullable({ ...ShortText, description: 'only a product without options has its own barcode' })),
+  weightGrams: Type.Optional(Nullable({ ...Grams, description: 'only a product without options has its own weight' })),
+  customFields: CustomFieldsInput,
 };
 
-export const CreateProductBody = Body({ title: Name(), ...ProductFields });
-export const UpdateProductBody = Body({ title: Type.Optional(Name()), ...ProductFields });
+const Title = Described(Name(), 'the product name, 1 to 255 characters, not blank');
+export const CreateProductBody = Body({ title: Title, ...ProductFields });
+export const UpdateProductBody = Body({ title: Type.Optional(Title), ...ProductFields });
 export type CreateProductInput = Static<typeof CreateProductBody>;
 export type UpdateProductInput = Static<typeof UpdateProductBody>;
 
@@ -169,6 +250,9 @@ export const ProductListQuery = ListQuery(PRODUCT_SORTS, {
   handle: Type.Optional(ShortText),
   status: Type.Optional(Status),
   collection: Type.Optional(Type.String({ maxLength: 64, description: 'a collection id: its members, manual or smart' })),
+  vendor: Type.Optional(Type.String({ maxLength: 255, description: 'exact vendor, case-insensitive' })),
+  productType: Type.Optional(Type.String({ maxLength: 255, description: 'exact productType, case-insensitive' })),
+  tag: Type.Optional(Type.String({ maxLength: 255, description: 'products having this tag (case-insensitive)' })),
 });
 export type ProductListQuery = Static<typeof ProductListQuery>;
 

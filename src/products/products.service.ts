@@ -1,26 +1,25 @@
-import { type Expression, type SqlBool, sql } from 'kysely';
+import type { Expression, SelectQueryBuilder, SqlBool } from 'kysely';
 import { productsInCollection, setProductCollections } from '../collections/index.js';
-import type { Db } from '../db/index.js';
-import { type Tx, withTx } from '../db/index.js';
+import { type DB, type Db, type Tx, withTx } from '../db/index.js';
 import { AppError, notFound } from '../errors.js';
 import { storeMedia } from '../media/index.js';
-import { countedTotal, deleteRecord, isId, newId, paginationOf, runList } from '../shared/index.js';
-import { assertHandleFree, insertProduct } from './handles.js';
+import { countedTotal, countedTotalSql, deleteRecord, isId, newId, paginationOf, runList, selectByIds } from '../shared/index.js';
+import { assertHandleFree, insertProduct, type VariantSkus } from './handles.js';
 import { type PreparedProduct, type ProductContext, prepareProduct } from './product-input.js';
 import type { CreateProductInput, Product, ProductListQuery, UpdateProductInput } from './products.schema.js';
 import {
   lockProduct,
   type ProductRow,
   type ProductWithRelationsRow,
-  productListSpec,
   selectProductsWithRelations,
   toProductOutput,
   toVariantOutput,
   updateProductRow,
   type VariantRow,
 } from './products.sql.js';
+import { allOf, catalogFilters, columnFilters, productListSpec, selectProductDocuments, whereAll } from './products-list.sql.js';
 import { applyEntries, indexEntries } from './variant-entries.js';
-import { applyVariantEntries, syncVariants } from './variants.service.js';
+import { applyVariantEntries, freshVariants, syncVariants } from './variants.service.js';
 
 export type { ProductContext };
 
@@ -31,13 +30,9 @@ function toProductOutputs(rows: ProductWithRelationsRow[]): Product[] {
   return rows.map((row) => toProductOutput(row, row.variant_rows.map(toVariantOutput), row.collection_ids));
 }
 
-/** Full Product outputs of the store's products among `ids`, in the order of `ids` (unknown ids are skipped). */
+/** Full Product outputs of the store's products among `ids`, in the order of `ids` (unknown ids are skipped), in one statement. */
 export async function getProductsByIds(db: Db, storeId: string, ids: string[]): Promise<Product[]> {
-  const valid = [...new Set(ids.filter(isId))];
-  if (valid.length === 0) return [];
-  const rows = await selectProductsWithRelations(db, storeId).where('products.id', 'in', valid).execute();
-  const byId = new Map(toProductOutputs(rows).map((product) => [product.id, product]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  return toProductOutputs(await selectByIds(selectProductsWithRelations(db, storeId), ids, 'products.id'));
 }
 
 export async function getProduct(db: Db, storeId: string, id: string): Promise<Product> {
@@ -102,6 +97,22 @@ export function newProductValues(storeId: string, input: CreateProductInput, pre
   };
 }
 
+/**
+ * The SKUs a new product's variants get under a handle, as writeRelations will create them (freshVariants'
+ * plan); null when the plan fails: its 400 then comes from writeRelations, after the handle's.
+ */
+function plannedSkus(id: string, prepared: PreparedProduct): VariantSkus {
+  return (handle) => {
+    if (!prepared.options) return [];
+    try {
+      const defaults = { id, handle, price: prepared.price, comparePrice: prepared.comparePrice };
+      return freshVariants(defaults, prepared.options, indexEntries(prepared.variants)).map((variant) => variant.values.sku);
+    } catch {
+      return null;
+    }
+  };
+}
+
 async function insertNewProduct(
   db: Tx,
   storeId: string,
@@ -111,7 +122,7 @@ async function insertNewProduct(
 ): Promise<Product> {
   const prepared = await prepareProduct(db, storeId, input, null, ctx);
   const values = newProductValues(storeId, input, prepared, new Date(), importDigest);
-  const row = await insertProduct(db, values, input.title, prepared.handle);
+  const row = await insertProduct(db, values, input.title, prepared.handle, plannedSkus(values.id, prepared));
   const variants = await writeRelations(db, storeId, row, prepared, input.selectedCollections, ctx, true);
   // The output is what was written (the product row as returned, the variants as inserted), not a
   // read back; memberships are read, as the collections' order is theirs.
@@ -164,23 +175,49 @@ export interface Membership {
   collectionId: string;
 }
 
-/** The product list (also GET /collections/{id}/products, which passes its `membership`). */
-export async function listProducts(db: Db, storeId: string, query: ProductListQuery, membership?: Membership) {
-  let base = selectProductsWithRelations(db, storeId);
-  if (query.handle !== undefined) base = base.where('products.handle', '=', query.handle);
-  if (query.status !== undefined) base = base.where('products.status', '=', query.status);
+/** A list's base query, before its filters: products of the store, selecting what the list sends. */
+type ProductBase = SelectQueryBuilder<DB, 'products', object>;
+
+/**
+ * The product list over `base` (its select decides what each row carries): the filters, the narrowing of a
+ * membership, the exact total and the page, as runList computes them.
+ */
+async function runProductList<B extends ProductBase>(db: Db, storeId: string, base: B, query: ProductListQuery, membership?: Membership) {
+  const catalog = catalogFilters(query);
+  const filtered = whereAll(base, [...columnFilters(query), ...catalog]);
   // Membership (manual or smart) narrows the list without an index in sort order: runList lists it like a search.
   const narrowing = membership ? [membership.condition] : [];
   if (query.collection !== undefined) {
     const condition = await collectionCondition(db, storeId, query.collection);
-    if (!condition) return { data: [], pagination: paginationOf(query, 0) };
+    if (!condition) return { rows: [], pagination: paginationOf(query, 0) };
     narrowing.push(condition);
   }
-  const narrow = narrowing.length ? sql<SqlBool>`(${sql.join(narrowing, sql` AND `)})` : undefined;
-  // Only the status filter is a counter key; a handle or a narrowing condition (membership) counts.
-  const total =
-    query.handle === undefined && !narrow ? () => countedTotal(db, storeId, { list: 'products', status: query.status }) : undefined;
+  const narrow = allOf(narrowing);
+  // Only the status filter is a counter key; a handle, a catalog filter or a narrowing condition (membership) counts.
+  const counted = query.handle === undefined && catalog.length === 0 && !narrow;
+  const total = counted ? () => countedTotal(db, storeId, { list: 'products', status: query.status }) : undefined;
+  const totalSql = counted ? countedTotalSql(storeId, { list: 'products', status: query.status }) : undefined;
   const within = membership ? [membership.collectionId] : undefined;
-  const { rows, pagination } = await runList(base, query, productListSpec, { db, storeId, narrow, total, within });
-  return { data: toProductOutputs(rows), pagination };
+  return runList(filtered, query, productListSpec, { db, storeId, narrow, total, counted: totalSql, within });
+}
+
+/** The product list (also GET /collections/{id}/products, which passes its `membership`), as outputs. */
+export async function listProducts(db: Db, storeId: string, query: ProductListQuery, membership?: Membership) {
+  const { rows, pagination } = await runProductList(db, storeId, selectProductsWithRelations(db, storeId), query, membership);
+  return { data: toProductOutputs(rows as ProductWithRelationsRow[]), pagination };
+}
+
+/**
+ * The same list as each product's canonical JSON, what GET /products/{id} sends: the stored document while it
+ * is current (the xmin rule of products.documents.ts), else the product built from its rows. A page reads 25
+ * documents instead of aggregating 25 products' variants, and nothing is parsed, mapped or serialized.
+ */
+export async function listProductTexts(db: Db, storeId: string, query: ProductListQuery, membership?: Membership) {
+  const { rows, pagination } = await runProductList(db, storeId, selectProductDocuments(db, storeId), query, membership);
+  const page = rows as { id: string; document: string | null }[];
+  const missing = page.filter((row) => row.document === null).map((row) => row.id);
+  const built = new Map((await getProductsByIds(db, storeId, missing)).map((product) => [product.id, JSON.stringify(product)]));
+  // a product deleted between the two reads is left out, as a list read a moment later would
+  const texts = page.flatMap((row) => row.document ?? built.get(row.id) ?? []);
+  return { texts, pagination };
 }

@@ -1,10 +1,8 @@
-import { type Insertable, type Selectable, type SqlBool, sql, type Updateable } from 'kysely';
+import { type InsertObject, type Selectable, sql, type Updateable } from 'kysely';
 import { collectionIdsColumn } from '../collections/index.js';
-import type { Db } from '../db/index.js';
-import type { ListSpec } from '../shared/index.js';
-import { iso, numberOrNull } from '../shared/index.js';
-import type { PRODUCT_SORTS, Product, ReturnConfig, Variant } from './products.schema.js';
-import type { ProductTable, VariantTable } from './products.tables.js';
+import type { DB, Db } from '../db/index.js';
+import { customFieldsOutput, iso, numberOrNull } from '../shared/index.js';
+import type { Product, ReturnConfig, Variant } from './products.schema.js';
 
 /**
  * Product SQL shared by the service and by other resources (collections list products through
@@ -32,10 +30,18 @@ export const PRODUCT_COLUMNS = [
   'products.return_config',
   'products.average_rating',
   'products.total_reviews',
+  'products.vendor',
+  'products.product_type',
+  'products.tags',
+  'products.sku',
+  'products.barcode',
+  'products.weight_grams',
+  'products.custom_fields',
   'products.created_at',
   'products.updated_at',
 ] as const;
-export type ProductRow = Omit<Selectable<ProductTable>, 'store_id' | 'import_digest' | 'import_digest_at'>;
+/** What PRODUCT_COLUMNS read: every column but the key's store, the import's digest and the search index's text. */
+export type ProductRow = Omit<Selectable<DB['products']>, 'store_id' | 'import_digest' | 'import_digest_at' | 'search_text'>;
 
 export const VARIANT_COLUMNS = [
   'id',
@@ -45,37 +51,20 @@ export const VARIANT_COLUMNS = [
   'sale_price',
   'stock',
   'sku',
+  'barcode',
+  'weight_grams',
+  'image',
+  'custom_fields',
   'created_at',
   'updated_at',
 ] as const;
-export type VariantRow = Pick<Selectable<VariantTable>, (typeof VARIANT_COLUMNS)[number]>;
+export type VariantRow = Pick<Selectable<DB['variants']>, (typeof VARIANT_COLUMNS)[number]>;
 
 export const DEFAULT_RETURN_CONFIG: ReturnConfig = {
   useGlobalConfig: true,
   returnable: true,
   exchangeable: true,
   customReturnWindow: null,
-};
-
-export const productListSpec: ListSpec<typeof PRODUCT_SORTS> = {
-  path: '/products',
-  sorts: {
-    createdAt: sql`products.created_at`,
-    updatedAt: sql`products.updated_at`,
-    price: sql`products.price`,
-    title: sql`(lower(products.title) COLLATE "C")`,
-  },
-  nullable: ['price'],
-  idColumn: sql`products.id`,
-  // One trigram-indexed scan per source (title/handle on products, SKUs on variants), each scoped to
-  // the store inside its (store_id, column) index: an OR with a correlated EXISTS defeated the indexes,
-  // and an unscoped scan paid for every store's matches. ARRAY(…) runs the union once, before the
-  // products are read, and the matching ids are then looked up by primary key: as a semi join the
-  // planner could instead scan all the store's products against it (docs/performance.md, Round 2).
-  search: (pattern, storeId) => sql<SqlBool>`products.id = ANY(ARRAY(
-    SELECT p.id FROM products p WHERE p.store_id = ${storeId} AND (p.title ILIKE ${pattern} OR p.handle ILIKE ${pattern})
-    UNION
-    SELECT v.product_id FROM variants v WHERE v.store_id = ${storeId} AND v.sku ILIKE ${pattern}))`,
 };
 
 export function selectProducts(db: Db, storeId: string) {
@@ -87,8 +76,18 @@ export function lockProduct(db: Db, storeId: string, id: string) {
   return selectProducts(db, storeId).where('products.id', '=', id).forUpdate().executeTakeFirst();
 }
 
+/**
+ * A new product's search text, from the values its INSERT writes and the SKUs its variants will have, by the
+ * function the database's trigger computes it with (migrations/0060): supplied with the INSERT, the row is
+ * written once instead of again when the variants arrive; the database checks it at commit (0061).
+ */
+export function newSearchText(title: string, handle: string, sku: string | null, variantSkus: (string | null)[]) {
+  return sql<string>`storefront_product_search_text(${title}, ${handle}, ${sku}::text,
+    (SELECT string_agg(s, E'\n' ORDER BY s) FROM unnest(${variantSkus}::text[]) AS s))`;
+}
+
 /** INSERT … ON CONFLICT (store_id, handle) DO NOTHING: a taken handle returns nothing instead of aborting the transaction. */
-export async function insertProductRow(db: Db, values: Insertable<ProductTable>): Promise<ProductRow | undefined> {
+export async function insertProductRow(db: Db, values: InsertObject<DB, 'products'>): Promise<ProductRow | undefined> {
   const [row] = await insertProductRows(db, [values]);
   return row;
 }
@@ -97,7 +96,7 @@ export async function insertProductRow(db: Db, values: Insertable<ProductTable>)
  * Many products in one statement (an import batch), ON CONFLICT (store_id, handle) DO NOTHING: the rows
  * returned are those inserted, in no particular order; a product whose handle was taken is not among them.
  */
-export function insertProductRows(db: Db, values: Insertable<ProductTable>[]): Promise<ProductRow[]> {
+export function insertProductRows(db: Db, values: InsertObject<DB, 'products'>[]): Promise<ProductRow[]> {
   return db
     .insertInto('products')
     .values(values)
@@ -110,7 +109,7 @@ export function insertProductRows(db: Db, values: Insertable<ProductTable>[]): P
  * Sets the row's columns and moves its updatedAt; an import write (`importDigest`: its line's digest) also
  * records the line and that updatedAt, which is how a later identical line sees that nothing changed since.
  */
-export function updateProductRow(db: Db, storeId: string, id: string, changes: Updateable<ProductTable>, importDigest?: string) {
+export function updateProductRow(db: Db, storeId: string, id: string, changes: Updateable<DB['products']>, importDigest?: string) {
   const at = new Date();
   return db
     .updateTable('products')
@@ -201,14 +200,18 @@ export type ProductWithRelationsRow = ProductRow & { variant_rows: VariantRow[];
 export function toVariantOutput(row: VariantRow): Variant {
   return {
     attributes: sortedRecord(row.attributes),
+    barcode: row.barcode,
     createdAt: iso(row.created_at),
+    customFields: customFieldsOutput(row.custom_fields),
     id: row.id,
+    image: row.image,
     price: numberOrNull(row.price),
     productId: row.product_id,
     salePrice: numberOrNull(row.sale_price),
     sku: row.sku,
     stock: row.stock,
     updatedAt: iso(row.updated_at),
+    weightGrams: numberOrNull(row.weight_grams),
   };
 }
 
@@ -227,8 +230,10 @@ export function toProductOutput(row: ProductRow, variants: Variant[], collection
     attributeSet: row.attribute_set_id,
     averageRating: Number(row.average_rating),
     badge: row.badge,
+    barcode: row.barcode,
     comparePrice,
     createdAt: iso(row.created_at),
+    customFields: customFieldsOutput(row.custom_fields),
     description: row.description,
     handle: row.handle,
     id: row.id,
@@ -238,6 +243,7 @@ export function toProductOutput(row: ProductRow, variants: Variant[], collection
     metaTitle: row.meta_title,
     options: row.options.map((option) => ({ name: option.name, values: option.values })),
     price: numberOrNull(row.price),
+    productType: row.product_type,
     returnConfig: {
       customReturnWindow: returnConfig.customReturnWindow,
       exchangeable: returnConfig.exchangeable,
@@ -247,11 +253,15 @@ export function toProductOutput(row: ProductRow, variants: Variant[], collection
     salePrice: comparePrice,
     selectedCollection: collectionIds,
     sizeChart: row.size_chart,
+    sku: row.sku,
     status: row.status,
+    tags: row.tags,
     title: row.title,
     totalReviews: row.total_reviews,
     totalStock: row.total_stock,
     updatedAt: iso(row.updated_at),
     variants,
+    vendor: row.vendor,
+    weightGrams: numberOrNull(row.weight_grams),
   };
 }

@@ -1,4 +1,7 @@
+import { isDeepStrictEqual } from 'node:util';
 import { type ErrorDetail, validationError } from '../errors.js';
+import { type CustomFields, customFieldsDetails, mergeCustomFields } from '../shared/index.js';
+import { trimmedOrNull, variantImageDetails } from './catalog-fields.js';
 import { type Combination, combinationKey } from './options.js';
 import type { VariantEntryInput } from './products.schema.js';
 
@@ -13,6 +16,41 @@ export interface VariantValues {
   sale_price: string | null;
   stock: number;
   sku: string | null;
+  barcode: string | null;
+  weight_grams: string | null;
+  image: string | null;
+  custom_fields: CustomFields;
+}
+
+/**
+ * The entry (or a variant PATCH) applied to a variant's values: what it names replaces the value, custom
+ * fields merge key by key (a null removes a key).
+ */
+export function withEntry(values: VariantValues, entry: Omit<VariantEntryInput, 'attributes'>): VariantValues {
+  return {
+    price: entry.price !== undefined ? text(entry.price) : values.price,
+    sale_price: entry.salePrice !== undefined ? text(entry.salePrice) : values.sale_price,
+    stock: entry.stock ?? values.stock,
+    // an empty or blank SKU or barcode clears it
+    sku: entry.sku === undefined ? values.sku : (trimmedOrNull(entry.sku) ?? null),
+    barcode: entry.barcode === undefined ? values.barcode : (trimmedOrNull(entry.barcode) ?? null),
+    weight_grams: entry.weightGrams !== undefined ? text(entry.weightGrams) : values.weight_grams,
+    image: entry.image !== undefined ? entry.image : values.image,
+    custom_fields: mergeCustomFields(values.custom_fields, entry.customFields),
+  };
+}
+
+/** What a variant's values may not be (the field names prefixed by `path`, e.g. `variants[2].`). */
+export function variantValueDetails(values: VariantValues, entry: Omit<VariantEntryInput, 'attributes'>, path: string): ErrorDetail[] {
+  const details = [
+    ...variantImageDetails(entry.image, `${path}image`),
+    ...customFieldsDetails(values.custom_fields, `${path}customFields`),
+  ];
+  if (values.price != null && values.sale_price != null && Number(values.sale_price) < Number(values.price)) {
+    const field = entry.salePrice !== undefined ? 'salePrice' : 'price';
+    details.push(detail(`${path}${field}`, 'salePrice must be greater than or equal to price'));
+  }
+  return details;
 }
 
 export interface Entries {
@@ -48,17 +86,8 @@ export function applyEntries(entries: Entries, variants: { attributes: Combinati
     if (!found) return values;
     matched.add(key);
     const { entry, index } = found;
-    const merged: VariantValues = {
-      price: entry.price !== undefined ? text(entry.price) : values.price,
-      sale_price: entry.salePrice !== undefined ? text(entry.salePrice) : values.sale_price,
-      stock: entry.stock ?? values.stock,
-      // an empty or blank SKU clears it
-      sku: entry.sku === undefined ? values.sku : entry.sku?.trim() || null,
-    };
-    if (merged.price != null && merged.sale_price != null && Number(merged.sale_price) < Number(merged.price)) {
-      const field = entry.salePrice !== undefined ? 'salePrice' : 'price';
-      details.push(detail(`variants[${index}].${field}`, 'salePrice must be greater than or equal to price'));
-    }
+    const merged = withEntry(values, entry);
+    details.push(...variantValueDetails(merged, entry, `variants[${index}].`));
     return merged;
   });
   for (const [key, { index }] of entries.byKey) {
@@ -70,5 +99,14 @@ export function applyEntries(entries: Entries, variants: { attributes: Combinati
 
 /** Whether an entry changed anything of a stored variant. */
 export function changed(before: VariantValues, after: VariantValues): boolean {
-  return before.price !== after.price || before.sale_price !== after.sale_price || before.stock !== after.stock || before.sku !== after.sku;
+  return (
+    before.price !== after.price ||
+    before.sale_price !== after.sale_price ||
+    before.stock !== after.stock ||
+    before.sku !== after.sku ||
+    before.barcode !== after.barcode ||
+    before.weight_grams !== after.weight_grams ||
+    before.image !== after.image ||
+    !isDeepStrictEqual(before.custom_fields, after.custom_fields)
+  );
 }

@@ -1,11 +1,11 @@
 import type { Db, Tx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
-import { isId, runList, suppliedColumns } from '../shared/index.js';
+import { isId, runList } from '../shared/index.js';
 import { linkVariantValues } from './option-attributes.js';
 import { type Combination, type ProductOption, planVariants, skuOf } from './options.js';
-import type { UpdateVariantInput, Variant, VariantListQuery } from './products.schema.js';
+import type { UpdateVariantInput, VariantListQuery } from './products.schema.js';
 import { productExists, touchProduct, toVariantOutput, type VariantRow } from './products.sql.js';
-import { applyEntries, changed, type Entries, type VariantValues } from './variant-entries.js';
+import { applyEntries, changed, type Entries, type VariantValues, variantValueDetails, withEntry } from './variant-entries.js';
 import {
   deleteVariants,
   insertVariants,
@@ -14,7 +14,6 @@ import {
   type NewVariant,
   selectCombinations,
   selectProductVariants,
-  selectVariantsOf,
   updateVariantRow,
   updateVariantValues,
   variantListSpec,
@@ -30,17 +29,18 @@ export interface VariantDefaults {
   comparePrice: number | string | null;
 }
 
-/** Variants of many products in one query: productId -> variants in position order. */
-export async function variantsOfProducts(db: Db, storeId: string, productIds: string[]): Promise<Map<string, Variant[]>> {
-  const byProduct = new Map<string, Variant[]>(productIds.map((id) => [id, []]));
-  if (productIds.length === 0) return byProduct;
-  for (const row of await selectVariantsOf(db, storeId, productIds)) byProduct.get(row.product_id)?.push(toVariantOutput(row));
-  return byProduct;
-}
-
 /** A new variant's values: the product's prices, no stock, the generated SKU (before any `variants` entry). */
 function startValues(product: VariantDefaults, attributes: Combination): VariantValues {
-  return { price: text(product.price), sale_price: text(product.comparePrice), stock: 0, sku: skuOf(product.handle, attributes) };
+  return {
+    price: text(product.price),
+    sale_price: text(product.comparePrice),
+    stock: 0,
+    sku: skuOf(product.handle, attributes),
+    barcode: null,
+    weight_grams: null,
+    image: null,
+    custom_fields: {},
+  };
 }
 
 /**
@@ -114,35 +114,20 @@ export async function listVariants(db: Db, storeId: string, productId: string, q
   return { data: rows.map(toVariantOutput), pagination };
 }
 
-/** salePrice is the variant's compare-at price: like the product's, it may not be below the price. */
-function checkVariantPrices(current: { price: string | null; sale_price: string | null }, input: UpdateVariantInput): void {
-  const price = input.price !== undefined ? input.price : current.price;
-  const salePrice = input.salePrice !== undefined ? input.salePrice : current.sale_price;
-  if (price != null && salePrice != null && Number(salePrice) < Number(price)) {
-    const field = input.salePrice !== undefined ? 'salePrice' : 'price';
-    throw validationError([{ field, in: 'body', message: 'salePrice must be greater than or equal to price' }]);
-  }
-}
-
 /**
- * Updates one variant, locked first (hence `Tx`); the product's updatedAt moves too, so a sync job
+ * Updates one variant, locked first (hence `Tx`), checked as a variants entry is (salePrice not below price,
+ * image a URL, custom fields merged within limits); the product's updatedAt moves too, so a sync job
  * polling products sees the change.
  */
 export async function updateVariant(db: Tx, storeId: string, productId: string, variantId: string, input: UpdateVariantInput) {
   const current = await lockVariant(db, storeId, productId, variantId);
   if (!current) throw notFound('Variant');
-  checkVariantPrices(current, input);
+  const values = withEntry(current, input);
+  const details = variantValueDetails(values, input, '');
+  if (details.length) throw validationError(details);
   const now = new Date();
-  const row = await updateVariantRow(db, storeId, variantId, {
-    ...suppliedColumns({
-      price: input.price,
-      sale_price: input.salePrice,
-      stock: input.stock,
-      // an empty or blank SKU clears it
-      sku: input.sku === undefined ? undefined : input.sku?.trim() || null,
-    }),
-    updated_at: now,
-  });
+  const { custom_fields: customFields, ...plain } = values;
+  const row = await updateVariantRow(db, storeId, variantId, { ...plain, custom_fields: JSON.stringify(customFields), updated_at: now });
   await touchProduct(db, storeId, productId, now);
   return toVariantOutput(row);
 }

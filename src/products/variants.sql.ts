@@ -1,31 +1,21 @@
 import { sql, type Updateable } from 'kysely';
-import type { Db } from '../db/index.js';
+import type { DB, Db } from '../db/index.js';
 import { ilikeAny, type ListSpec, newId } from '../shared/index.js';
 import type { Combination } from './options.js';
 import type { VARIANT_SORTS } from './products.schema.js';
 import { VARIANT_COLUMNS, type VariantRow } from './products.sql.js';
-import type { VariantTable } from './products.tables.js';
 import type { VariantValues } from './variant-entries.js';
 
 /** The SQL of variants and of their links to AttributeValues (variant_attribute_values). */
+
+/** The columns of a variant's settable values (VariantValues). */
+const VALUE_COLUMNS = ['price', 'sale_price', 'stock', 'sku', 'barcode', 'weight_grams', 'image', 'custom_fields'] as const;
 
 /** A variant to create: its place, combination and values (prices, stock, SKU). */
 export interface NewVariant {
   position: number;
   attributes: Combination;
   values: VariantValues;
-}
-
-/** Rows of many products' variants in one query, by product then position. */
-export function selectVariantsOf(db: Db, storeId: string, productIds: string[]): Promise<VariantRow[]> {
-  return db
-    .selectFrom('variants')
-    .select(VARIANT_COLUMNS)
-    .where('store_id', '=', storeId)
-    .where('product_id', 'in', productIds)
-    .orderBy('product_id')
-    .orderBy('position')
-    .execute();
 }
 
 /** GET /products/{id}/variants: one product's variants (the `(store_id, product_id, …)` indexes serve its sorts). */
@@ -43,7 +33,7 @@ export function selectProductVariants(db: Db, storeId: string, productId: string
 export function selectCombinations(db: Db, storeId: string, productId: string) {
   return db
     .selectFrom('variants')
-    .select(['id', 'attributes', 'price', 'sale_price', 'stock', 'sku'])
+    .select(['id', 'attributes', ...VALUE_COLUMNS])
     .where('store_id', '=', storeId)
     .where('product_id', '=', productId)
     .execute();
@@ -72,7 +62,11 @@ export function insertVariants(db: Db, storeId: string, productId: string, creat
 }
 
 /** insertVariants for the variants of many products (an import batch's new products): still one statement. */
-export async function insertVariantsOf(db: Db, storeId: string, created: (NewVariant & { productId: string })[]): Promise<VariantRow[]> {
+export async function insertVariantsOf(
+  db: Db,
+  storeId: string,
+  created: (NewVariant & { productId: string; createdAt?: Date })[],
+): Promise<VariantRow[]> {
   if (created.length === 0) return [];
   const now = new Date();
   const rows = created.map((variant) => ({
@@ -80,26 +74,36 @@ export async function insertVariantsOf(db: Db, storeId: string, created: (NewVar
     product_id: variant.productId,
     attributes: asJsonb(variant.attributes),
     ...variant.values,
-    created_at: now,
-    updated_at: now,
+    created_at: variant.createdAt ?? now,
+    updated_at: variant.createdAt ?? now,
   }));
-  await sql`INSERT INTO variants (store_id, id, product_id, position, attributes, price, sale_price, stock, sku, created_at, updated_at)
-    SELECT ${storeId}, u.id, u.product_id, u.position, u.attributes::jsonb, u.price::numeric, u.sale_price::numeric, u.stock, u.sku, ${now}, ${now}
+  const times = rows.map((row) => row.created_at.toISOString());
+  const column = <K extends keyof VariantValues>(key: K) => created.map((variant) => variant.values[key]);
+  await sql`INSERT INTO variants (store_id, id, product_id, position, attributes, price, sale_price, stock, sku,
+      barcode, weight_grams, image, custom_fields, created_at, updated_at)
+    SELECT ${storeId}, u.id, u.product_id, u.position, u.attributes::jsonb, u.price::numeric, u.sale_price::numeric, u.stock, u.sku,
+      u.barcode, u.weight_grams::numeric, u.image, u.custom_fields::jsonb, u.created_at::timestamptz, u.created_at::timestamptz
     FROM unnest(${rows.map((row) => row.id)}::text[], ${rows.map((row) => row.product_id)}::text[], ${created.map((v) => v.position)}::int[],
-      ${created.map((v) => JSON.stringify(v.attributes))}::text[], ${rows.map((row) => row.price)}::text[],
-      ${rows.map((row) => row.sale_price)}::text[], ${rows.map((row) => row.stock)}::int[], ${rows.map((row) => row.sku)}::text[])
-      AS u(id, product_id, position, attributes, price, sale_price, stock, sku)`.execute(db);
+      ${created.map((v) => JSON.stringify(v.attributes))}::text[], ${column('price')}::text[],
+      ${column('sale_price')}::text[], ${column('stock')}::int[], ${column('sku')}::text[], ${column('barcode')}::text[],
+      ${column('weight_grams')}::text[], ${column('image')}::text[], ${created.map((v) => JSON.stringify(v.values.custom_fields))}::text[], ${times}::text[])
+      AS u(id, product_id, position, attributes, price, sale_price, stock, sku, barcode, weight_grams, image, custom_fields, created_at)`.execute(
+    db,
+  );
   return rows;
 }
 
-/** Sets prices, stock and SKU of existing variants, one statement for all of them. */
+/** Sets the values (prices, stock, SKU, …) of existing variants, one statement for all of them. */
 export async function updateVariantValues(db: Db, storeId: string, updates: { id: string; values: VariantValues }[]): Promise<void> {
   if (updates.length === 0) return;
   const column = <K extends keyof VariantValues>(key: K) => updates.map((update) => update.values[key]);
   await sql`UPDATE variants AS v SET price = u.price::numeric, sale_price = u.sale_price::numeric, stock = u.stock, sku = u.sku,
+      barcode = u.barcode, weight_grams = u.weight_grams::numeric, image = u.image, custom_fields = u.custom_fields::jsonb,
       updated_at = ${new Date()}
     FROM unnest(${updates.map((update) => update.id)}::text[], ${column('price')}::text[], ${column('sale_price')}::text[],
-      ${column('stock')}::int[], ${column('sku')}::text[]) AS u(id, price, sale_price, stock, sku)
+      ${column('stock')}::int[], ${column('sku')}::text[], ${column('barcode')}::text[], ${column('weight_grams')}::text[],
+      ${column('image')}::text[], ${updates.map((update) => JSON.stringify(update.values.custom_fields))}::text[])
+      AS u(id, price, sale_price, stock, sku, barcode, weight_grams, image, custom_fields)
     WHERE v.store_id = ${storeId} AND v.id = u.id`.execute(db);
 }
 
@@ -116,19 +120,21 @@ export async function deleteVariants(db: Db, storeId: string, ids: string[]): Pr
   if (ids.length) await db.deleteFrom('variants').where('store_id', '=', storeId).where('id', 'in', ids).execute();
 }
 
-/** The variant's prices, locked (FOR UPDATE) until the transaction ends, or undefined. */
+/** The product's variant, to be locked (FOR UPDATE) until the transaction ends; the caller picks the columns. */
+const variantForUpdate = (db: Db, storeId: string, productId: string, variantId: string) =>
+  db.selectFrom('variants').where('store_id', '=', storeId).where('product_id', '=', productId).where('id', '=', variantId).forUpdate();
+
+/** The variant's values, locked until the transaction ends, or undefined. */
 export function lockVariant(db: Db, storeId: string, productId: string, variantId: string) {
-  return db
-    .selectFrom('variants')
-    .select(['price', 'sale_price'])
-    .where('store_id', '=', storeId)
-    .where('product_id', '=', productId)
-    .where('id', '=', variantId)
-    .forUpdate()
-    .executeTakeFirst();
+  return variantForUpdate(db, storeId, productId, variantId).select(VALUE_COLUMNS).executeTakeFirst();
 }
 
-export function updateVariantRow(db: Db, storeId: string, variantId: string, changes: Updateable<VariantTable>): Promise<VariantRow> {
+/** The variant's row as a read returns it, locked until the transaction ends, or undefined. */
+export function lockVariantRow(db: Db, storeId: string, productId: string, variantId: string): Promise<VariantRow | undefined> {
+  return variantForUpdate(db, storeId, productId, variantId).select(VARIANT_COLUMNS).executeTakeFirst();
+}
+
+export function updateVariantRow(db: Db, storeId: string, variantId: string, changes: Updateable<DB['variants']>): Promise<VariantRow> {
   return db
     .updateTable('variants')
     .set(changes)

@@ -55,14 +55,18 @@ describe('variants: generation', () => {
     for (const variant of variants) {
       expect(Object.keys(variant).sort()).toEqual([
         'attributes',
+        'barcode',
         'createdAt',
+        'customFields',
         'id',
+        'image',
         'price',
         'productId',
         'salePrice',
         'sku',
         'stock',
         'updatedAt',
+        'weightGrams',
       ]);
       expect(variant).toMatchObject({ productId: product.id, price: 20, salePrice: 25, stock: 0 });
     }

@@ -1,4 +1,4 @@
-import { type Static, type TObject, type TProperties, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, type TProperties, type TSchema, Type } from '@sinclair/typebox';
 import type { ErrorDetail } from '../errors.js';
 
 /** Schema helpers shared by every resource: one schema per shape validates, types, serializes and documents. */
@@ -7,6 +7,15 @@ export const ID_PATTERN = '^[0-9a-f]{24}$';
 export const Id = Type.String({ pattern: ID_PATTERN });
 export const IdParams = Type.Object({ id: Type.String({ pattern: ID_PATTERN }) });
 export const Timestamp = Type.String({ format: 'date-time' });
+/** `schema` with a `description` (what the property is, its unit, default and constraints in words), for the OpenAPI document. */
+export function Described<T extends TSchema>(schema: T, description: string): T {
+  return { ...schema, description };
+}
+export const CreatedAt = Described(Timestamp, 'when the record was created (ISO 8601, UTC, milliseconds); read-only');
+export const UpdatedAt = Described(Timestamp, 'when the record last changed (ISO 8601, UTC, milliseconds); read-only');
+export const RecordId = Type.String({
+  description: "the record's identifier (24 hexadecimal characters), assigned by the server; read-only",
+});
 
 /** A caller-supplied creation time of an imported record: checked by `pastTimestampDetails`. */
 export const PastTimestamp = Type.String({ format: 'date-time', description: 'a date-time in the past (1970 or later)' });
@@ -79,46 +88,60 @@ export const Money = Type.Number({ minimum: 0, maximum: 1e12 });
 const ErrorDetailSchema = Type.Object(
   {
     field: Type.String({ description: 'the field, as `cartItems[0].price`' }),
-    in: StringEnum(['body', 'query', 'path', 'header']),
-    message: Type.String(),
+    in: StringEnum(['body', 'query', 'path', 'header'], {
+      description: 'where the field was: the body, the query string, the path or a header',
+    }),
+    message: Type.String({ description: 'what is wrong with it, in English, for a human' }),
   },
   { title: 'ErrorDetail' },
 );
 
 export const ErrorEnvelope = Type.Object(
   {
-    success: Type.Literal(false),
-    error: Type.Object({
-      code: Type.String({ description: 'one of a fixed list: docs/api.md, "Errors"' }),
-      message: Type.String(),
-      details: Type.Array(ErrorDetailSchema),
-    }),
+    success: Type.Literal(false, { description: 'always false on an error' }),
+    error: Type.Object(
+      {
+        code: Type.String({ description: 'one of a fixed list: docs/api.md, "Errors"' }),
+        message: Type.String({ description: 'what went wrong, in English, for a human (may change; branch on code)' }),
+        details: Type.Array(ErrorDetailSchema, { description: 'one entry per field at fault; empty when no field is' }),
+      },
+      { description: 'what went wrong' },
+    ),
   },
-  { title: 'Error' },
+  { title: 'Error', description: 'the body of every error answer' },
 );
 
 export const Pagination = Type.Object(
   {
     page: Nullable(Type.Integer({ description: 'null when the page was asked for by cursor' })),
-    limit: Type.Integer(),
+    limit: Type.Integer({ description: 'the page size asked for (default 25)' }),
     total: Type.Integer({ description: 'exact, in page and cursor mode alike' }),
-    totalPages: Type.Integer(),
+    totalPages: Type.Integer({ description: 'ceil(total / limit); 0 when there is no record' }),
     nextCursor: Nullable(
       Type.String({ description: 'pass as cursor (same path, sort, filters, limit) for the next page; null on the last page' }),
     ),
   },
-  { title: 'Pagination' },
+  { title: 'Pagination', description: 'where this page is in the whole list' },
 );
 export type Pagination = Static<typeof Pagination>;
 
+const SUCCESS = Type.Literal(true, { description: 'always true on a success' });
+
 export function Envelope<T extends TSchema>(data: T) {
-  return Type.Object({ success: Type.Literal(true), data });
+  return Type.Object({ success: SUCCESS, data });
 }
 
 export function ListEnvelope<T extends TSchema>(item: T) {
-  return Type.Object({ success: Type.Literal(true), data: Type.Array(item), pagination: Pagination });
+  return Type.Object({
+    success: SUCCESS,
+    data: Type.Array(item, { description: "this page's records, in the order asked for" }),
+    pagination: Pagination,
+  });
 }
 
-export const DeletedEnvelope = Envelope(Type.Object({ id: Type.String() }, { title: 'Deleted' }));
-
-export type ObjectSchema = TObject;
+export const DeletedEnvelope = Envelope(
+  Type.Object(
+    { id: Type.String({ description: 'the identifier of the record deleted' }) },
+    { title: 'Deleted', description: 'the record that was deleted' },
+  ),
+);

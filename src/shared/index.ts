@@ -2,13 +2,18 @@
 
 export { EMAIL, Email, MAX_PASSWORD, MIN_PASSWORD, Password } from './account.schema.js';
 export { API_KEY_PATTERN, generateApiKey, hashApiKey } from './api-key-format.js';
+export { compileBodyCheck, isStorableDateTime, uniqueDetails, validatorCompiler } from './body-check.js';
+export { selectByIds } from './by-ids.js';
+export { canonicalJson, etagOf, etagOfCanonical } from './canonical-json.js';
 export { suppliedColumns } from './columns.js';
 export {
   ALIAS_OF,
   Alias,
   Body,
+  CreatedAt,
   creationTimes,
   DeletedEnvelope,
+  Described,
   Envelope,
   ErrorEnvelope,
   ID_PATTERN,
@@ -19,18 +24,50 @@ export {
   Nullable,
   PastTimestamp,
   pastTimestampDetails,
+  RecordId,
   StringEnum,
   Text,
   Timestamp,
+  UpdatedAt,
 } from './common.schema.js';
+export {
+  type CustomFields,
+  CustomFieldsInput,
+  type CustomFieldsPatch,
+  CustomFieldsSchema,
+  customFieldsDetails,
+  customFieldsOutput,
+  lockAndMergeCustomFields,
+  MAX_CUSTOM_FIELDS,
+  mergeCustomFields,
+  newCustomFields,
+} from './custom-fields.js';
 export { iso, isoOrNull, numberOrNull, ok, okList } from './envelope.js';
+export { EVENT_READ_SCOPES, mayReadEventType, missingEventScope, readScopeOfEventType } from './event-scopes.js';
 export { isId, newId } from './ids.js';
-export { changesNothing, IGNORED_IN_LINES, withoutIgnored } from './import-lines.js';
+export {
+  changesNothing,
+  IGNORED_IN_LINES,
+  type ImportBatchApplier,
+  type ImportBatchLine,
+  type ImportBatchResult,
+  type ImportHandler,
+  type ImportLineHandler,
+  type ImportLineOptions,
+  type ImportLineOutcome,
+  withoutIgnored,
+} from './import-lines.js';
+export { type Handling, type JsonSchema, shapeDetails } from './input-shape.js';
+export { MAX_TEXT_DETAILS, textDetails } from './input-text.js';
+export { jsonNestsDeeperThan, MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
 export { escapeLike, ilikeAny, ListQuery, type ListSpec, paginationOf, runList, type SortKeys } from './list.js';
-export { type CountedList, countedTotal } from './list-counts.js';
+export { type CountedList, countedTotal, countedTotalSql } from './list-counts.js';
+export { useCursorSecret } from './list-cursor.js';
 export { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 export { type PurgeJob, purgeOnce, startPurgeLoop } from './purge-loop.js';
 export { assertReference, deleteRecord, lockedCurrent, lockRecord, missingReferences, recordExists } from './references.js';
 export { ALL_SCOPES, hasScope } from './scopes.js';
 export { insertWithFreeSlug, slugBase, suppliedSlug, toSlug } from './slug.js';
+export { type StoreSlot, takeStoreSlot } from './store-slots.js';
 export { startWakeLoop, type WakeLoopSettings } from './wake-loop.js';
+export { looksLikeWebUrl, webUrlProblem } from './web-urls.js';

@@ -29,11 +29,15 @@ function keysOf(counted: CountedList): [string | undefined, string | undefined] 
  * matches every value). Only for filters that are all counter keys: anything else must count.
  */
 export async function countedTotal(db: Db, storeId: string, counted: CountedList): Promise<number> {
+  const row = await sql<{ total: number }>`SELECT ${countedTotalSql(storeId, counted)} AS total`.execute(db);
+  return row.rows[0].total;
+}
+
+/** countedTotal as a scalar expression, for a statement that reads it with its page (one round trip). */
+export function countedTotalSql(storeId: string, counted: CountedList) {
   const [key1, key2] = keysOf(counted);
-  const row = await sql<{ total: number }>`
-    SELECT coalesce(sum(n), 0)::int AS total FROM list_counts
+  return sql<number>`(SELECT coalesce(sum(n), 0)::int FROM list_counts
     WHERE store_id = ${storeId} AND list = ${counted.list}
       ${key1 === undefined ? sql`` : sql`AND key1 = ${key1}`}
-      ${key2 === undefined ? sql`` : sql`AND key2 = ${key2}`}`.execute(db);
-  return row.rows[0].total;
+      ${key2 === undefined ? sql`` : sql`AND key2 = ${key2}`})`;
 }

@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Reply, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { expectError, type Reply, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { statementsOf } from '../../test/support/statements.js';
 import { ilikeAny, type ListSpec, runList } from './list.js';
-import { encodeCursor } from './list-cursor.js';
+import { encodeCursor, useCursorSecret } from './list-cursor.js';
 
 /**
  * Keyset cursors (list-cursor.ts) under concurrent writers, and what they cost: no OFFSET, the same
@@ -146,5 +147,76 @@ describe('the cost of a cursor page', () => {
     const base = db.selectFrom('products').select(['id']).where('store_id', '=', store.id);
     const list = runList(base, { limit: 2, sort: '-updatedAt', cursor: forged }, spec, { db, storeId: store.id });
     await expect(list).rejects.toMatchObject({ status: 400, details: [{ field: 'cursor', in: 'query' }] });
+  });
+});
+
+describe('cursors are signed by the server (HMAC keyed with its secret)', () => {
+  const decode = (cursor: string) => JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const encode = (body: object) => Buffer.from(JSON.stringify(body)).toString('base64url');
+
+  async function firstCursor(store: TestStore): Promise<string> {
+    for (const title of ['A', 'B', 'C']) await product(store, title);
+    const page = await t.call(store, 'GET', '/products?limit=1&sort=title');
+    return page.body.pagination.nextCursor;
+  }
+
+  it('refuses a cursor whose position was edited, or re-hashed without the key as a client could', async () => {
+    const store = await t.newStore();
+    const cursor = await firstCursor(store);
+    const body = decode(cursor);
+    const binding = JSON.stringify([
+      '/products',
+      [],
+      [
+        ['limit', 1],
+        ['sort', 'title'],
+      ],
+    ]);
+    const edited = { ...body, k: 'Z' };
+    const rehashed = {
+      ...edited,
+      h: createHash('sha256')
+        .update(JSON.stringify([binding, edited.k, edited.i]))
+        .digest('base64url')
+        .slice(0, 22),
+    };
+    for (const forged of [edited, rehashed, { ...body, h: body.h.replace(/^./, (c: string) => (c === 'A' ? 'B' : 'A')) }]) {
+      const error = expectError(
+        await t.call(store, 'GET', `/products?limit=1&sort=title&cursor=${encode(forged)}`),
+        400,
+        'VALIDATION_ERROR',
+      );
+      expect(error.details).toEqual([expect.objectContaining({ field: 'cursor', in: 'query' })]);
+    }
+    expect((await t.call(store, 'GET', `/products?limit=1&sort=title&cursor=${cursor}`)).body.data[0].title).toBe('B');
+  });
+
+  it('a cursor signed under another secret is refused; the same secret (another process) follows it', async () => {
+    const store = await t.newStore();
+    const cursor = await firstCursor(store);
+    try {
+      useCursorSecret('another deployment secret, at least thirty-two bytes');
+      expectError(await t.call(store, 'GET', `/products?limit=1&sort=title&cursor=${cursor}`), 400, 'VALIDATION_ERROR');
+      useCursorSecret(t.config.jwtSecret);
+      expect((await t.call(store, 'GET', `/products?limit=1&sort=title&cursor=${cursor}`)).status).toBe(200);
+    } finally {
+      useCursorSecret(t.config.jwtSecret);
+    }
+  });
+});
+
+describe('an out-of-range date-time in a query is a 400 naming the parameter', () => {
+  it('updatedSince the database cannot store (year 0, past 9999, an offset past 15:59) on lists and exports', async () => {
+    const store = await t.newStore();
+    const values = ['0000-01-01T00:00:00Z', '9999-12-31T23:59:59-23:59', '0001-01-01T00:00:00%2B23:59', '2020-01-01T00:00:00%2B16:00'];
+    for (const path of ['/products', '/jobs', '/orders', '/exports/products']) {
+      for (const value of values) {
+        const error = expectError(await t.call(store, 'GET', `${path}?updatedSince=${value}`), 400, 'VALIDATION_ERROR');
+        expect(error.details).toEqual([expect.objectContaining({ field: 'updatedSince', in: 'query' })]);
+      }
+    }
+    for (const value of ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '2020-06-30T23:59:60Z', '2020-01-01T00:00:00%2B14:00']) {
+      expect((await t.call(store, 'GET', `/products?updatedSince=${value}`)).status).toBe(200);
+    }
   });
 });

@@ -1,12 +1,13 @@
-import { createHash } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { invalidField } from '../errors.js';
 
 /**
  * The keyset cursor of every list (CONTRACT §9.3): where the previous page ended (its last row's sort value,
- * as PostgreSQL's own text of it, and id) and a hash binding it to the walk it was issued for — the list's
- * path with its ids, the sort, every filter and the limit. A cursor used on another walk is a 400, so a sync
- * job never silently continues something else. The values only ever travel as statement parameters; one
+ * as PostgreSQL's own text of it, and id) and a signature binding it to the walk it was issued for — the
+ * list's path with its ids, the sort, every filter and the limit. A cursor used on another walk is a 400, so
+ * a sync job never silently continues something else. The signature is an HMAC keyed with the server's
+ * secret: a cursor edited or made up by a client is a 400 too (an unkeyed hash could be recomputed). The values only ever travel as statement parameters; one
  * forged to a value of the wrong type is refused by PostgreSQL and answered as a bad cursor (list.ts).
  */
 export interface Position {
@@ -24,15 +25,34 @@ interface CursorBody {
 const ID = /^[0-9a-f]{24}$/;
 const MAX_KEY_LENGTH = 2000;
 
-function hashOf(binding: string, position: Position): string {
-  return createHash('sha256')
+/**
+ * The key cursors are signed with. Every process of a deployment must sign alike (a cursor issued by one is
+ * followed on another), so the app sets it from its configured secret when it is built (`useCursorSecret`);
+ * until then, a key of this process only. A module-level key rather than a parameter of every list: the
+ * lists of eleven resources would otherwise each carry the secret down to here.
+ */
+let cursorKey: Buffer = randomBytes(32);
+
+/** Signs cursors with a key derived from the server's secret (its own key: the secret signs tokens too). */
+export function useCursorSecret(secret: string): void {
+  cursorKey = createHmac('sha256', secret).update('storefront list cursors').digest();
+}
+
+const SIGNATURE_LENGTH = 22;
+
+function signatureOf(binding: string, position: Position): string {
+  return createHmac('sha256', cursorKey)
     .update(JSON.stringify([binding, position.key, position.id]))
     .digest('base64url')
-    .slice(0, 22);
+    .slice(0, SIGNATURE_LENGTH);
+}
+
+function signedBy(signature: string, expected: string): boolean {
+  return signature.length === expected.length && timingSafeEqual(Buffer.from(signature), Buffer.from(expected));
 }
 
 export function encodeCursor(position: Position, binding: string): string {
-  const body: CursorBody = { k: position.key, i: position.id, h: hashOf(binding, position) };
+  const body: CursorBody = { k: position.key, i: position.id, h: signatureOf(binding, position) };
   return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
 
@@ -40,8 +60,10 @@ export function decodeCursor(cursor: string, binding: string): Position {
   const body = parse(cursor);
   if (!body) throw badCursor('is not a cursor this list issued');
   const position = { key: body.k, id: body.i };
-  if (body.h !== hashOf(binding, position)) {
-    throw badCursor('was issued for another list, sort, filter or limit: pass the same path and query as the request that returned it');
+  if (!signedBy(body.h, signatureOf(binding, position))) {
+    throw badCursor(
+      'was not issued for this list, sort, filter and limit (or was altered): pass it unchanged, with the same path and query as the request that returned it',
+    );
   }
   return position;
 }

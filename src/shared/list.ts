@@ -95,6 +95,11 @@ export interface ListScope {
    * it only when every filter it applied is a counter key. A search or a narrowing counts its matches.
    */
   total?: () => Promise<number>;
+  /**
+   * The same total as a scalar SQL expression (countedTotalSql): read by the page's own statement, one round
+   * trip instead of two. `total` is still needed: a page past the end has no row to carry it.
+   */
+  counted?: RawBuilder<number>;
   /** the ids of a nested list's path (the collection of /collections/{id}/products): part of its cursors' binding */
   within?: readonly string[];
 }
@@ -206,10 +211,11 @@ export async function runList<DB, TB extends keyof DB, O>(
     ...(params.search ? [spec.search(likePattern(params.search), scope.storeId)] : []),
   ];
   const total = since === undefined ? scope.total : undefined;
+  const counted = total && scope.counted;
   try {
     const { rows, count } = conditions.length
       ? await runMatchedList(scoped, sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`, params, spec, order, walk, scope.db)
-      : await runIndexedList(scoped, params, spec, order, walk, total);
+      : await runIndexedList(scoped, params, spec, order, walk, total, counted);
     return pageOf(rows, params, walk, count);
   } catch (error) {
     if (walk.after && isDataException(error)) throw badCursor('holds a position this list cannot sort by');
@@ -224,7 +230,9 @@ function pageOf<O>(rows: KeyedRow<O>[], params: ListParams, walk: Walk, total: n
   const last = page.at(-1);
   const nextCursor = more && last ? encodeCursor({ key: last.list_key, id: idOf(last) }, walk.binding) : null;
   return {
-    rows: page.map(({ list_key, list_id, ...row }: KeyedRow<O> & { list_id?: string }) => row as unknown as O),
+    rows: page.map(
+      ({ list_key, list_id, list_total, ...row }: KeyedRow<O> & { list_id?: string; list_total?: number }) => row as unknown as O,
+    ),
     pagination: paginationOf(params, total, nextCursor),
   };
 }
@@ -238,10 +246,15 @@ async function runIndexedList<DB, TB extends keyof DB, O>(
   order: ListOrder,
   walk: Walk,
   total: (() => Promise<number>) | undefined,
+  counted: RawBuilder<number> | undefined,
 ) {
   const ordered = <T extends SelectQueryBuilder<DB, TB, unknown>>(query: T) =>
     query.orderBy(sql`${order.expression} ${order.direction}`).orderBy(sql`${spec.idColumn} ${order.direction}`) as T;
-  const keyed = base.select([sql<string | null>`(${order.expression})::text`.as('list_key'), sql<string>`${spec.idColumn}`.as('list_id')]);
+  const keyed = base.select([
+    sql<string | null>`(${order.expression})::text`.as('list_key'),
+    sql<string>`${spec.idColumn}`.as('list_id'),
+    ...(counted ? [counted.as('list_total')] : []),
+  ]);
   const take = params.limit + 1;
   let page: typeof keyed;
   if (walk.after) page = ordered(keyed.where(rowsAfter(keysetOf(order, spec.idColumn), walk.after))).limit(take);
@@ -252,13 +265,17 @@ async function runIndexedList<DB, TB extends keyof DB, O>(
       .offset(walk.offset);
     page = ordered(keyed.where(sql<SqlBool>`${spec.idColumn} IN (${ids})`));
   }
-  const counted = () =>
+  const countAll = () =>
     base
       .clearSelect()
       .select(sql<number>`count(*)::int`.as('total'))
       .executeTakeFirstOrThrow()
       .then((row) => (row as { total: number }).total);
-  const [count, rows] = await Promise.all([total ? total() : counted(), page.execute()]);
+  if (counted) {
+    const rows = (await page.execute()) as unknown as (KeyedRow<O> & { list_total: number })[];
+    return { rows, count: rows[0]?.list_total ?? (await (total as () => Promise<number>)()) };
+  }
+  const [count, rows] = await Promise.all([total ? total() : countAll(), page.execute()]);
   return { rows: rows as unknown as KeyedRow<O>[], count };
 }
 
@@ -276,7 +293,7 @@ function keysetOf(order: ListOrder, id: RawBuilder<unknown>): Keyset {
  * The shape it replaces let the planner walk the sort index and test each row against the
  * condition, betting that matches come early: when they sit at the far end (the newest rows match
  * nothing) it tested every row of the store against every match — a nested-loop semi join comparing
- * millions of pairs, seconds per request (docs/performance.md, "Round 2").
+ * millions of pairs, seconds per request (docs/performance-history/notebook.md, "Round 2").
  */
 async function runMatchedList<DB, TB extends keyof DB, O>(
   base: SelectQueryBuilder<DB, TB, O>,

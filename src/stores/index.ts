@@ -11,4 +11,3 @@ export {
   requireStore,
 } from './stores.service.js';
 export type { StoreRecord } from './stores.sql.js';
-export type { StoreTables } from './stores.tables.js';

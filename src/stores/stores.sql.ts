@@ -1,6 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { Db } from '../db/index.js';
-import type { AdminTable, StoreTable } from './stores.tables.js';
+import type { DB, Db } from '../db/index.js';
 
 export interface StoreRecord {
   id: string;
@@ -8,11 +7,11 @@ export interface StoreRecord {
   name: string;
 }
 
-export async function insertStore(db: Db, store: Insertable<StoreTable>): Promise<void> {
+export async function insertStore(db: Db, store: Insertable<DB['stores']>): Promise<void> {
   await db.insertInto('stores').values(store).execute();
 }
 
-export async function insertAdmin(db: Db, admin: Insertable<AdminTable>): Promise<void> {
+export async function insertAdmin(db: Db, admin: Insertable<DB['admins']>): Promise<void> {
   await db.insertInto('admins').values(admin).execute();
 }
 

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { engine, setupTestApp, type TestContext } from '../../test/helpers.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engine, setupTestApp, type TestContext, testDatabaseUrl } from '../../test/helpers.js';
 
 // The receiver of docs/events.md (examples/webhook-receiver.mjs), run as its own process against real deliveries.
 const EXAMPLE = new URL('../../examples/webhook-receiver.mjs', import.meta.url).pathname;
@@ -11,7 +11,7 @@ beforeAll(async () => {
     webhookWorker: true,
     webhookAllowPrivate: true,
     webhookTimeoutMs: 5000,
-    databaseUrl: engine === 'postgres' ? inject('postgresUrl') : null,
+    databaseUrl: engine === 'postgres' ? testDatabaseUrl() : null,
   });
 });
 afterAll(() => t.close());

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { settled } from '../../test/support/feed.fixtures.js';
+import { makeDeliveries } from './feed.sql.js';
 import { purgeFinishedDeliveries } from './purge.js';
 
 // No worker: the deliveries' states are set by hand, so nothing sends or changes them meanwhile.
@@ -14,6 +16,10 @@ async function deliveriesOf(store: TestStore, count: number) {
   const hook = await t.call(store, 'POST', '/webhooks', { url: 'https://hooks.example.test/a', events: ['*'] });
   expect(hook.status).toBe(201);
   for (let n = 0; n < count; n++) expect((await t.call(store, 'POST', '/products', { title: `Tee ${n}` })).status).toBe(201);
+  // No worker here: its first step, making the deliveries from the feed, is run by hand, once the
+  // cluster's open transactions (another test file's, on PostgreSQL) no longer hold the feed back.
+  await settled(t);
+  await makeDeliveries(t.database.db, store.id, 100, 200);
   const reply = await t.call(store, 'GET', `/webhooks/${hook.body.data.id}/deliveries?limit=250`);
   expect(reply.body.data).toHaveLength(count);
   return reply.body.data.map((row: { id: string }) => row.id) as string[];

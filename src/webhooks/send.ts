@@ -11,6 +11,8 @@ export interface AttemptOutcome {
   /** the first 4 KB of the receiver's answer */
   body: string | null;
   error: string | null;
+  /** no answer within the timeout (a receiver that keeps doing this is paused) */
+  timedOut: boolean;
 }
 
 export interface Attempt {
@@ -43,7 +45,8 @@ export function attempt({ url, secret, eventId, payload, timeoutMs, allowPrivate
   const target = new URL(url);
   const host = hostOf(target);
   // An IP literal is connected to without a lookup: judged here instead.
-  if (!allowPrivate && isIP(host) && isPrivateAddress(host)) return Promise.resolve(failed(`refused: ${host} is a private address`));
+  if (!allowPrivate && isIP(host) && isPrivateAddress(host))
+    return Promise.resolve(failed(`refused: ${host} is a special-purpose address`));
   const client = target.protocol === 'https:' ? https : http;
   return new Promise((resolve) => {
     const settle = (outcome: AttemptOutcome) => {
@@ -59,7 +62,7 @@ export function attempt({ url, secret, eventId, payload, timeoutMs, allowPrivate
     });
     const timer = setTimeout(() => {
       request.destroy();
-      settle(failed(`no answer within ${timeoutMs} ms`));
+      settle({ ...failed(`no answer within ${timeoutMs} ms`), timedOut: true });
     }, timeoutMs);
     request.on('error', (error: NodeJS.ErrnoException) =>
       settle(failed(signal?.aborted ? 'interrupted: the server stopped' : describe(error))),
@@ -72,6 +75,7 @@ export function attempt({ url, secret, eventId, payload, timeoutMs, allowPrivate
           ok,
           status,
           body,
+          timedOut: false,
           error: ok ? null : status >= 300 && status < 400 ? `redirect (${status}) not followed` : `HTTP ${status}`,
         });
       });
@@ -80,7 +84,7 @@ export function attempt({ url, secret, eventId, payload, timeoutMs, allowPrivate
   });
 }
 
-const failed = (error: string): AttemptOutcome => ({ ok: false, status: null, body: null, error });
+const failed = (error: string): AttemptOutcome => ({ ok: false, status: null, body: null, error, timedOut: false });
 
 function describe(error: NodeJS.ErrnoException): string {
   if (error.code === 'EPRIVATE') return `refused: ${error.message}`;

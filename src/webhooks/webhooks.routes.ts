@@ -8,18 +8,22 @@ import {
   DeliveryListEnvelope,
   DeliveryListQuery,
   DeliveryParams,
+  ReplayBody,
+  ReplayQueuedEnvelope,
   UpdateWebhookBody,
   WebhookEnvelope,
   WebhookListEnvelope,
   WebhookListQuery,
 } from './webhooks.schema.js';
 import {
+  assertMayReceive,
   assertWebhookUrl,
   createWebhook,
   deleteWebhook,
   getWebhook,
   listDeliveries,
   listWebhooks,
+  replayWebhook,
   retryDelivery,
   sendTestEvent,
   updateWebhook,
@@ -53,6 +57,7 @@ export async function registerWebhookRoutes(app: App, ctx: AppContext): Promise<
       },
     },
     async (request, reply) => {
+      assertMayReceive(request.auth.scopes, request.body.events);
       await assertWebhookUrl(request.body.url, config.webhookAllowPrivate);
       return sendWrite(ctx, request, reply, (trx, storeId) => createWebhook(trx, storeId, request.body), 201);
     },
@@ -71,7 +76,10 @@ export async function registerWebhookRoutes(app: App, ctx: AppContext): Promise<
     async (request, reply) => {
       await assertWebhookUrl(request.body.url, config.webhookAllowPrivate);
       const { id } = request.params;
-      return sendWrite(ctx, request, reply, (trx, storeId) => updateWebhook(trx, storeId, id, request.body), { current: current(id) });
+      const { scopes } = request.auth;
+      return sendWrite(ctx, request, reply, (trx, storeId) => updateWebhook(trx, storeId, id, request.body, scopes), {
+        current: current(id),
+      });
     },
   );
   app.delete(
@@ -92,6 +100,27 @@ export async function registerWebhookRoutes(app: App, ctx: AppContext): Promise<
       schema: { tags, summary: 'Send a webhook.test event to this webhook', params: IdParams, response: { 202: DeliveryEnvelope } },
     },
     (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => sendTestEvent(trx, storeId, request.params.id), 202),
+  );
+  app.post(
+    '/webhooks/:id/replay',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Deliver the retained events of a range again (after an event, since and/or until a time)',
+        params: IdParams,
+        body: ReplayBody,
+        response: { 202: ReplayQueuedEnvelope },
+      },
+    },
+    (request, reply) =>
+      sendWrite(
+        ctx,
+        request,
+        reply,
+        (trx, storeId) => replayWebhook(trx, storeId, request.params.id, request.body, request.auth.scopes),
+        202,
+      ),
   );
   app.get(
     '/webhooks/:id/deliveries',

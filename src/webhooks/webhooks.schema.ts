@@ -1,6 +1,20 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { EVENT_TYPES } from '../events/index.js';
-import { Body, Envelope, ID_PATTERN, ListEnvelope, ListQuery, Nullable, StringEnum, Text, Timestamp } from '../shared/index.js';
+import {
+  Body,
+  CreatedAt,
+  Described,
+  Envelope,
+  ID_PATTERN,
+  ListEnvelope,
+  ListQuery,
+  Nullable,
+  RecordId,
+  StringEnum,
+  Text,
+  Timestamp,
+  UpdatedAt,
+} from '../shared/index.js';
 
 /** A webhook's types: event types, or ['*'] for every type (`webhook.test` always reaches it). */
 const Events = Type.Array(StringEnum(['*', ...EVENT_TYPES]), {
@@ -13,15 +27,15 @@ const Url = Type.String({ maxLength: 2048, description: 'http(s); not a loopback
 
 export const Webhook = Type.Object(
   {
-    id: Type.String(),
-    url: Type.String(),
-    events: Type.Array(Type.String()),
-    description: Nullable(Type.String()),
+    id: RecordId,
+    url: Type.String({ description: 'where deliveries are POSTed (http or https)' }),
+    events: Type.Array(Type.String(), { description: 'the event types delivered, or ["*"] for all' }),
+    description: Nullable(Type.String({ description: 'a note on what the webhook is for; null: none' })),
     enabled: Type.Boolean({ description: 'false: no new deliveries; set by the service after 3 days of failures' }),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    createdAt: CreatedAt,
+    updatedAt: UpdatedAt,
   },
-  { title: 'Webhook' },
+  { title: 'Webhook', description: 'an endpoint the store POSTs its events to, signed' },
 );
 export type Webhook = Static<typeof Webhook>;
 
@@ -30,18 +44,21 @@ export const CreatedWebhook = Type.Object(
     ...Webhook.properties,
     secret: Type.String({ description: 'whsec_…: verifies the signatures (Standard Webhooks); shown only in this response' }),
   },
-  { title: 'WebhookCreated' },
+  { title: 'WebhookCreated', description: 'the webhook just created, with its signing secret (shown this once)' },
 );
 
-export const CreateWebhookBody = Body({ url: Url, events: Events, description: Type.Optional(Nullable(Text(1000))) });
+const Description = Described(Text(1000), 'a note on what the webhook is for, at most 1,000 characters');
+export const CreateWebhookBody = Body({ url: Url, events: Events, description: Type.Optional(Nullable(Description)) });
 export type CreateWebhookBody = Static<typeof CreateWebhookBody>;
 
 export const UpdateWebhookBody = Type.Object(
   {
     url: Type.Optional(Url),
     events: Type.Optional(Events),
-    description: Type.Optional(Nullable(Text(1000))),
-    enabled: Type.Optional(Type.Boolean()),
+    description: Type.Optional(Nullable(Description)),
+    enabled: Type.Optional(
+      Type.Boolean({ description: 'false pauses deliveries; true resumes them (and re-enables a webhook the service disabled)' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -53,18 +70,20 @@ export type WebhookListQuery = Static<typeof WebhookListQuery>;
 
 export const Delivery = Type.Object(
   {
-    id: Type.String(),
+    id: RecordId,
     eventId: Type.String({ description: 'the webhook-id header of every attempt' }),
-    type: Type.String(),
-    status: StringEnum(['pending', 'succeeded', 'failed'] as const),
-    attempts: Type.Integer(),
-    lastResponseStatus: Nullable(Type.Integer()),
-    lastError: Nullable(Type.String()),
-    nextAttemptAt: Nullable(Timestamp),
-    createdAt: Timestamp,
-    updatedAt: Timestamp,
+    type: Type.String({ description: 'the event type delivered, as "product.updated"' }),
+    status: StringEnum(['pending', 'succeeded', 'failed'] as const, {
+      description: '`pending` (to be attempted, or retried), `succeeded` (a 2xx answer) or `failed` (retries exhausted)',
+    }),
+    attempts: Type.Integer({ description: 'attempts made so far (0 before the first)' }),
+    lastResponseStatus: Nullable(Type.Integer({ description: 'the HTTP status of the last attempt; null: no answer (or no attempt yet)' })),
+    lastError: Nullable(Type.String({ description: 'why the last attempt failed (a timeout, a refused connection); null: none' })),
+    nextAttemptAt: Nullable(Described(Timestamp, 'when the next attempt is due; null: none is (the delivery has ended)')),
+    createdAt: CreatedAt,
+    updatedAt: UpdatedAt,
   },
-  { title: 'WebhookDelivery' },
+  { title: 'WebhookDelivery', description: 'the sending of one event to one webhook, with its attempts' },
 );
 export type Delivery = Static<typeof Delivery>;
 
@@ -83,3 +102,16 @@ export const CreatedWebhookEnvelope = Envelope(CreatedWebhook);
 export const WebhookListEnvelope = ListEnvelope(Webhook);
 export const DeliveryEnvelope = Envelope(Delivery);
 export const DeliveryListEnvelope = ListEnvelope(Delivery);
+
+export const ReplayBody = Body({
+  after: Type.Optional(Type.String({ pattern: ID_PATTERN, description: 'start after this event (its id)' })),
+  since: Type.Optional(Type.String({ format: 'date-time', description: 'events created at or after this time' })),
+  until: Type.Optional(Type.String({ format: 'date-time', description: 'events created before this time' })),
+});
+export type ReplayBody = Static<typeof ReplayBody>;
+
+export const ReplayQueued = Type.Object(
+  { queued: Type.Integer({ description: 'events of the range the webhook subscribes to: each gets a new delivery' }) },
+  { title: 'WebhookReplayQueued', description: 'what a replay queued' },
+);
+export const ReplayQueuedEnvelope = Envelope(ReplayQueued);

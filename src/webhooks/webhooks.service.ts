@@ -1,30 +1,40 @@
 import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
-import type { Db, Tx } from '../db/index.js';
-import { invalidField, notFound } from '../errors.js';
-import { webUrlProblem } from '../http/index.js';
-import { isId, iso, isoOrNull, newId, runList } from '../shared/index.js';
+import type { DB, Db, Tx } from '../db/index.js';
+import { forbidden, invalidField, notFound } from '../errors.js';
+import { isId, iso, isoOrNull, missingEventScope, newId, runList, webUrlProblem } from '../shared/index.js';
+import { insertReplay } from './feed.sql.js';
 import { targetProblem } from './target.js';
-import type { CreateWebhookBody, Delivery, DeliveryListQuery, UpdateWebhookBody, Webhook, WebhookListQuery } from './webhooks.schema.js';
+import type {
+  CreateWebhookBody,
+  Delivery,
+  DeliveryListQuery,
+  ReplayBody,
+  UpdateWebhookBody,
+  Webhook,
+  WebhookListQuery,
+} from './webhooks.schema.js';
 import {
   type DELIVERY_COLUMNS,
   deleteWebhookRow,
   deliveryListSpec,
   insertDelivery,
   insertWebhook,
+  lockAndCountWebhooks,
+  lockWebhook,
   notifyWorkers,
+  positionOfEvent,
   rescheduleDelivery,
-  selectDeliveries,
+  selectDeliveryList,
   selectWebhook,
   selectWebhooks,
   updateWebhookRow,
   type WEBHOOK_COLUMNS,
   webhookListSpec,
 } from './webhooks.sql.js';
-import type { WebhookDeliveryTable, WebhookTable } from './webhooks.tables.js';
 
-type WebhookRow = Pick<Selectable<WebhookTable>, (typeof WEBHOOK_COLUMNS)[number]>;
-type DeliveryRow = Pick<Selectable<WebhookDeliveryTable>, (typeof DELIVERY_COLUMNS)[number]>;
+type WebhookRow = Pick<Selectable<DB['webhooks']>, (typeof WEBHOOK_COLUMNS)[number]>;
+type DeliveryRow = Pick<Selectable<DB['webhook_deliveries']>, (typeof DELIVERY_COLUMNS)[number]>;
 
 const toWebhook = (row: WebhookRow): Webhook => ({
   id: row.id,
@@ -62,7 +72,23 @@ export async function assertWebhookUrl(url: string | undefined, allowPrivate: bo
   if (problem) throw invalidField('url', problem);
 }
 
+/** A store's webhooks at most: each one is deliveries to make and attempts to run for every write. */
+export const MAX_WEBHOOKS_PER_STORE = 100;
+
+/**
+ * A webhook sends what it subscribes to wherever its URL says: its creator must be able to read every type
+ * (`*`: every kind), or a key holding only webhooks:write would read customers and orders at its own URL.
+ */
+export function assertMayReceive(scopes: readonly string[], events: readonly string[]): void {
+  const missing = missingEventScope(scopes, events);
+  if (missing) throw forbidden(missing);
+}
+
 export async function createWebhook(trx: Tx, storeId: string, input: CreateWebhookBody) {
+  // Two creations at once must not both see 99: they take turns on the store's count.
+  if ((await lockAndCountWebhooks(trx, storeId)) >= MAX_WEBHOOKS_PER_STORE) {
+    throw invalidField('url', `a store has at most ${MAX_WEBHOOKS_PER_STORE} webhooks: delete one first`);
+  }
   const secret = `whsec_${randomBytes(32).toString('base64')}`;
   const row = await insertWebhook(trx, {
     store_id: storeId,
@@ -87,14 +113,33 @@ export async function listWebhooks(db: Db, storeId: string, query: WebhookListQu
 }
 
 /** Re-enabling a webhook ends its failing streak: the three days start again from its next failure. */
-export async function updateWebhook(trx: Tx, storeId: string, id: string, input: UpdateWebhookBody): Promise<Webhook> {
-  const row = await updateWebhookRow(trx, storeId, id, {
-    ...(input.url === undefined ? {} : { url: input.url }),
-    ...(input.events === undefined ? {} : { events: normalizeEvents(input.events) }),
-    ...(input.description === undefined ? {} : { description: input.description }),
-    ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
-    ...(input.enabled ? { failing_since: null } : {}),
-  });
+export async function updateWebhook(
+  trx: Tx,
+  storeId: string,
+  id: string,
+  input: UpdateWebhookBody,
+  scopes: readonly string[],
+): Promise<Webhook> {
+  // What is sent where is decided by the events, the URL and being on: whoever changes one of them must be
+  // able to read every type the webhook then receives (a new URL for a `*` webhook is a new reader of all).
+  if (input.events !== undefined || input.url !== undefined || input.enabled) {
+    assertMayReceive(scopes, input.events ?? (await getWebhook(trx, storeId, id)).events);
+  }
+  const row = await updateWebhookRow(
+    trx,
+    storeId,
+    id,
+    {
+      ...(input.url === undefined ? {} : { url: input.url }),
+      ...(input.events === undefined ? {} : { events: normalizeEvents(input.events) }),
+      ...(input.description === undefined ? {} : { description: input.description }),
+      ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
+      // Back on: a new failing streak, no pause, and its cursor at the feed's present (a disabled webhook
+      // gets nothing, including what happened while it was off: a replay sends that on demand).
+      ...(input.enabled ? { failing_since: null, timeouts: 0, paused_until: null } : {}),
+    },
+    input.enabled === true,
+  );
   if (!row) throw notFound('Webhook');
   if (input.enabled) await wakeWorkers(trx);
   return toWebhook(row);
@@ -109,6 +154,9 @@ export async function deleteWebhook(trx: Tx, storeId: string, id: string): Promi
 /** A `webhook.test` event for this webhook alone: not in the feed, delivered like any other. */
 export async function sendTestEvent(trx: Tx, storeId: string, id: string): Promise<Delivery> {
   const webhook = await getWebhook(trx, storeId, id);
+  // A disabled webhook gets no delivery at all: a test delivery would wait forever.
+  if (!webhook.enabled) throw invalidField('enabled', 'is false: enable the webhook before sending it a test event');
+  await lockWebhook(trx, storeId, id);
   const eventId = newId();
   const payload = { id: eventId, type: 'webhook.test', createdAt: new Date().toISOString(), data: { webhookId: webhook.id } };
   const row = await insertDelivery(trx, {
@@ -126,8 +174,7 @@ export async function sendTestEvent(trx: Tx, storeId: string, id: string): Promi
 
 export async function listDeliveries(db: Db, storeId: string, webhookId: string, query: DeliveryListQuery) {
   await getWebhook(db, storeId, webhookId);
-  let base = selectDeliveries(db, storeId, webhookId);
-  if (query.status) base = base.where('status', '=', query.status);
+  const base = selectDeliveryList(db, storeId, webhookId, query.status);
   const { rows, pagination } = await runList(base, query, deliveryListSpec, { db, storeId, within: [webhookId] });
   return { data: rows.map(toDelivery), pagination };
 }
@@ -142,4 +189,30 @@ export async function retryDelivery(trx: Tx, storeId: string, webhookId: string,
 // The NOTIFY reaches every process's worker once the transaction commits (PGlite forwards it the same way).
 async function wakeWorkers(trx: Tx): Promise<void> {
   await notifyWorkers(trx);
+}
+
+/**
+ * Queues a replay of the retained events in the range that the webhook subscribes to (the workers make the
+ * deliveries in batches, feed.sql.ts); answers how many. The caller must be able to read what it sends again.
+ */
+export async function replayWebhook(
+  trx: Tx,
+  storeId: string,
+  id: string,
+  input: ReplayBody,
+  scopes: readonly string[],
+): Promise<{ queued: number }> {
+  if (input.after === undefined && input.since === undefined && input.until === undefined) {
+    throw invalidField('after', 'a replay needs a range: after (an event id), since and/or until');
+  }
+  const webhook = await getWebhook(trx, storeId, id);
+  assertMayReceive(scopes, webhook.events);
+  if (!webhook.enabled) throw invalidField('enabled', 'is false: enable the webhook before replaying events to it');
+  const after = input.after === undefined ? null : await positionOfEvent(trx, storeId, input.after);
+  if (after === undefined) throw invalidField('after', 'names no event of this store (or one past retention)');
+  await lockWebhook(trx, storeId, id);
+  const range = { after, since: input.since ? new Date(input.since) : null, until: input.until ? new Date(input.until) : null };
+  const queued = await insertReplay(trx, storeId, newId(), id, webhook.events, range);
+  await wakeWorkers(trx);
+  return { queued };
 }

@@ -1,13 +1,23 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
-import type { Db, Tx } from '../db/index.js';
+import type { DB, Db, Tx } from '../db/index.js';
 import { ilikeAny, type ListSpec } from '../shared/index.js';
-import type { WEBHOOK_SORTS } from './webhooks.schema.js';
-import type { WebhookDeliveryTable, WebhookTable } from './webhooks.tables.js';
+import type { DeliveryListQuery, WEBHOOK_SORTS } from './webhooks.schema.js';
 
 export const WEBHOOK_COLUMNS = ['id', 'url', 'events', 'description', 'enabled', 'created_at', 'updated_at'] as const;
 
-export function insertWebhook(trx: Tx, values: Insertable<WebhookTable>) {
+export function insertWebhook(trx: Tx, values: Insertable<DB['webhooks']>) {
   return trx.insertInto('webhooks').values(values).returning(WEBHOOK_COLUMNS).executeTakeFirstOrThrow();
+}
+
+/** Serializes webhook creations of one store (to the end of the transaction) and counts its webhooks. */
+export async function lockAndCountWebhooks(trx: Tx, storeId: string): Promise<number> {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`webhooks:${storeId}`}, 0))`.execute(trx);
+  const row = await trx
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('store_id', '=', storeId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export function selectWebhook(db: Db, storeId: string, id: string) {
@@ -24,13 +34,34 @@ export const webhookListSpec: ListSpec<typeof WEBHOOK_SORTS> = {
   search: ilikeAny(['url', 'description']),
 };
 
-export function updateWebhookRow(trx: Tx, storeId: string, id: string, values: Updateable<WebhookTable>) {
+/** `enabling`: a disabled webhook's cursor moves to the feed's present (an enabled one's stays). */
+export function updateWebhookRow(trx: Tx, storeId: string, id: string, values: Updateable<DB['webhooks']>, enabling = false) {
+  const present = sql<string>`CASE WHEN enabled THEN cursor_xid ELSE pg_snapshot_xmin(pg_current_snapshot()) END`;
+  const start = sql<string>`CASE WHEN enabled THEN cursor_seq ELSE 0 END`;
   return trx
     .updateTable('webhooks')
-    .set({ ...values, updated_at: new Date() })
+    .set({ ...values, ...(enabling ? { cursor_xid: present, cursor_seq: start } : {}), updated_at: new Date() })
     .where('store_id', '=', storeId)
     .where('id', '=', id)
     .returning(WEBHOOK_COLUMNS)
+    .executeTakeFirst();
+}
+
+/**
+ * Holds the webhook's row to the end of the transaction (against a concurrent DELETE: what is inserted for
+ * it then cannot fail its foreign key); undefined when it is gone.
+ */
+export function lockWebhook(trx: Tx, storeId: string, id: string) {
+  return trx.selectFrom('webhooks').select('id').where('store_id', '=', storeId).where('id', '=', id).forNoKeyUpdate().executeTakeFirst();
+}
+
+/** Where a store's event sits in the feed (replay's `after`); undefined: no such event (or purged). */
+export function positionOfEvent(trx: Tx, storeId: string, eventId: string) {
+  return trx
+    .selectFrom('events')
+    .select([sql<string>`xid::text`.as('xid'), sql<string>`seq::text`.as('seq')])
+    .where('store_id', '=', storeId)
+    .where('id', '=', eventId)
     .executeTakeFirst();
 }
 
@@ -39,7 +70,7 @@ export function deleteWebhookRow(trx: Tx, storeId: string, id: string) {
 }
 
 // An ObjectId-shaped id made in SQL (time first, then random), so a fan-out is one statement.
-export function insertDelivery(trx: Tx, values: Insertable<WebhookDeliveryTable>) {
+export function insertDelivery(trx: Tx, values: Insertable<DB['webhook_deliveries']>) {
   return trx.insertInto('webhook_deliveries').values(values).returning(DELIVERY_COLUMNS).executeTakeFirstOrThrow();
 }
 
@@ -58,6 +89,12 @@ export const DELIVERY_COLUMNS = [
 
 export const selectDeliveries = (db: Db, storeId: string, webhookId: string) =>
   db.selectFrom('webhook_deliveries').select(DELIVERY_COLUMNS).where('store_id', '=', storeId).where('webhook_id', '=', webhookId);
+
+/** GET /webhooks/{id}/deliveries before its page: the webhook's deliveries, of `status` when given. */
+export function selectDeliveryList(db: Db, storeId: string, webhookId: string, status: DeliveryListQuery['status']) {
+  const base = selectDeliveries(db, storeId, webhookId);
+  return status ? base.where('status', '=', status) : base;
+}
 
 export const deliveryListSpec: ListSpec<readonly ['createdAt']> = {
   path: '/webhooks/{id}/deliveries',

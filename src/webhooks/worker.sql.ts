@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/index.js';
 
 /** A delivery claimed for one attempt, with where and how to send it. */
@@ -14,25 +14,73 @@ export interface Claimed {
   secret: string;
 }
 
+/** What this process has in flight per store: a store's share of the slots counts them. */
+export interface Busy {
+  stores: string[];
+  counts: number[];
+}
+
+export interface ClaimSettings {
+  /** free slots: claim at most this many */
+  limit: number;
+  /** all slots of the process: a store's share is slots / stores with work, at most `maxShare` */
+  slots: number;
+  maxShare: number;
+  leaseSeconds: number;
+  busy: Busy;
+  /** the walk of stores starts after this store id ('' from the first): turns go round across claims */
+  after: string;
+}
+
 /**
- * Claims up to `limit` due deliveries of enabled webhooks, across stores, in one short statement: rows
- * another process is claiming are skipped, and each claimed row's next_attempt_at moves to the end of a
- * lease. Until the lease ends no process claims it again; if this process dies mid-attempt, the lease runs
- * out and the attempt is retried.
+ * Claims due deliveries in one statement, in turns across stores: it walks the stores that have due
+ * deliveries (after `after`, one index probe each), takes each one's oldest due deliveries that may go now,
+ * and hands out the free slots one per store per turn, a store never holding more than its share (slots /
+ * stores with work, counting what it already has in flight). A delivery may go now when its webhook is
+ * enabled and not paused (a receiver that keeps timing out) and no earlier pending delivery of the same
+ * webhook is about the same record (order per record). Rows another process is claiming are skipped; each
+ * claimed row's next_attempt_at moves to the end of a lease: if this process dies mid-attempt, the lease
+ * runs out and the attempt is retried (and the deliveries behind it keep waiting until then).
  */
-export async function claimDue(db: Db, limit: number, leaseSeconds: number): Promise<Claimed[]> {
+export async function claimDue(db: Db, settings: ClaimSettings): Promise<Claimed[]> {
+  const { limit, slots, maxShare, leaseSeconds, busy, after } = settings;
+  const dueIn = (store: RawBuilder<unknown>) => sql`SELECT d.store_id FROM webhook_deliveries d
+    WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND d.store_id > ${store} ORDER BY d.store_id LIMIT 1`;
   const { rows } = await sql<Claimed>`
-    WITH due AS (
-      SELECT d.store_id, d.id FROM webhook_deliveries d
-      JOIN webhooks w ON w.store_id = d.store_id AND w.id = d.webhook_id
-      WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND w.enabled
-      ORDER BY d.next_attempt_at LIMIT ${limit}
-      FOR UPDATE OF d SKIP LOCKED
+    WITH RECURSIVE walk AS (
+      (${dueIn(sql`${after}::text`)})
+      UNION ALL
+      SELECT (${dueIn(sql`walk.store_id`)}) FROM walk WHERE walk.store_id IS NOT NULL
+    ), turns AS (
+      SELECT store_id FROM walk WHERE store_id IS NOT NULL LIMIT ${limit}
+    ), busy AS (
+      SELECT * FROM unnest(${busy.stores}::text[], ${busy.counts}::int[]) AS b(store_id, n)
+    ), share AS (
+      SELECT greatest(1, least(${maxShare}, ${slots} / (SELECT count(*) FROM (SELECT store_id FROM turns UNION SELECT store_id FROM busy) s))) AS n
+    ), due AS (
+      SELECT c.* FROM turns t CROSS JOIN LATERAL (
+        SELECT d.store_id, d.id, d.next_attempt_at FROM webhook_deliveries d
+        JOIN webhooks w ON w.store_id = d.store_id AND w.id = d.webhook_id
+        WHERE d.store_id = t.store_id AND d.status = 'pending' AND d.next_attempt_at <= now()
+          AND w.enabled AND (w.paused_until IS NULL OR w.paused_until <= now())
+          AND (d.record_id IS NULL OR NOT EXISTS (
+            SELECT 1 FROM webhook_deliveries e
+            WHERE e.store_id = d.store_id AND e.webhook_id = d.webhook_id AND e.record_id = d.record_id
+              AND e.status = 'pending' AND e.ordinal < d.ordinal))
+        ORDER BY d.next_attempt_at LIMIT (SELECT n FROM share)
+        FOR UPDATE OF d SKIP LOCKED
+      ) c
+    ), picked AS (
+      SELECT x.store_id, x.id FROM (
+        SELECT due.*, row_number() OVER (PARTITION BY due.store_id ORDER BY due.next_attempt_at) AS turn FROM due
+      ) x LEFT JOIN busy b ON b.store_id = x.store_id
+      WHERE x.turn + COALESCE(b.n, 0) <= (SELECT n FROM share)
+      ORDER BY x.turn, x.next_attempt_at LIMIT ${limit}
     )
     UPDATE webhook_deliveries d
     SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
-    FROM due, webhooks w
-    WHERE d.store_id = due.store_id AND d.id = due.id AND w.store_id = d.store_id AND w.id = d.webhook_id
+    FROM picked, webhooks w
+    WHERE d.store_id = picked.store_id AND d.id = picked.id AND w.store_id = d.store_id AND w.id = d.webhook_id
     RETURNING d.store_id, d.id, d.webhook_id, d.event_id, d.payload, d.attempts, w.url, w.secret`.execute(db);
   return rows;
 }
@@ -44,14 +92,21 @@ export interface Recorded {
   error: string | null;
   /** seconds until the next attempt (pending only) */
   retryInSeconds: number | null;
+  /** the receiver did not answer in time */
+  timedOut: boolean;
 }
+
+/** A receiver (a store's URL) whose attempts time out this many times in a row is paused, then longer and longer. */
+export const PAUSE = { afterTimeouts: 2, firstSeconds: 10, maxSeconds: 600 } as const;
 
 /**
  * Writes the outcomes of finished attempts, in one statement whatever their number (the worker records
  * what finished while its previous write ran). An outcome is written only if its delivery is still at that
  * attempt (its lease ran out and another attempt was claimed, or it was retried by hand: that attempt's
  * outcome is the one that counts). For the webhooks of the written outcomes, a success ends the failing
- * streak; only failures start one, and three days of it disable the webhook. Returns how many were written.
+ * streak; only failures start one, and three days of it disable the webhook. For their receivers (the
+ * store's webhooks with that URL), a timeout adds to the streak of timeouts that pauses them (PAUSE), an
+ * answer ends it. Returns how many were written.
  */
 export async function recordAttempts(
   db: Db,
@@ -60,41 +115,56 @@ export async function recordAttempts(
 ): Promise<number> {
   const column = <T>(pick: (o: (typeof outcomes)[number]) => T) => outcomes.map(pick);
   const stale = sql`w.failing_since < now() - make_interval(days => ${disableAfterDays})`;
+  const pause = sql`now() + make_interval(secs => least(${PAUSE.maxSeconds}, ${PAUSE.firstSeconds} * power(2, w.timeouts + 1 - ${PAUSE.afterTimeouts})))`;
   const { rows } = await sql<{ written: string }>`
     WITH outcome AS (
       SELECT * FROM unnest(${column((o) => o.claimed.store_id)}::text[], ${column((o) => o.claimed.id)}::text[],
         ${column((o) => o.claimed.attempts)}::int[], ${column((o) => o.recorded.status)}::text[],
         ${column((o) => o.recorded.responseStatus)}::int[], ${column((o) => o.recorded.responseBody)}::text[],
-        ${column((o) => o.recorded.error)}::text[], ${column((o) => o.recorded.retryInSeconds)}::float8[])
-        AS v(store_id, id, attempts, status, response_status, response_body, error, retry_in)
+        ${column((o) => o.recorded.error)}::text[], ${column((o) => o.recorded.retryInSeconds)}::float8[],
+        ${column((o) => o.recorded.timedOut)}::bool[])
+        AS v(store_id, id, attempts, status, response_status, response_body, error, retry_in, timed_out)
     ), written AS (
       UPDATE webhook_deliveries d SET status = v.status, last_response_status = v.response_status,
         last_response_body = v.response_body, last_error = v.error, updated_at = now(),
         next_attempt_at = CASE WHEN v.retry_in IS NULL THEN NULL ELSE now() + make_interval(secs => v.retry_in) END
       FROM outcome v
       WHERE d.store_id = v.store_id AND d.id = v.id AND d.attempts = v.attempts AND d.status = 'pending'
-      RETURNING d.store_id, d.webhook_id, v.status = 'succeeded' AS ok
+      RETURNING d.store_id, d.webhook_id, v.status = 'succeeded' AS ok, v.timed_out
     ), health AS (
       SELECT store_id, webhook_id, bool_or(ok) AS ok FROM written GROUP BY store_id, webhook_id
-    ), healed AS (
-      UPDATE webhooks w SET failing_since = NULL FROM health h
-      WHERE h.ok AND w.store_id = h.store_id AND w.id = h.webhook_id AND w.failing_since IS NOT NULL
-    ), failing AS (
-      UPDATE webhooks w SET failing_since = COALESCE(w.failing_since, now()),
-        enabled = w.enabled AND NOT COALESCE(${stale}, false),
-        updated_at = CASE WHEN w.enabled AND ${stale} THEN now() ELSE w.updated_at END
-      FROM health h
-      WHERE NOT h.ok AND w.store_id = h.store_id AND w.id = h.webhook_id
+    ), receivers AS (
+      SELECT w.store_id, w.url, bool_or(x.ok OR NOT x.timed_out) AS answered, bool_or(x.timed_out) AS timed_out
+      FROM written x JOIN webhooks w ON w.store_id = x.store_id AND w.id = x.webhook_id GROUP BY w.store_id, w.url
+    ), touched AS (
+      SELECT w.store_id, w.id, h.ok, r.answered, r.timed_out AND NOT r.answered AS timed_out
+      FROM receivers r JOIN webhooks w ON w.store_id = r.store_id AND w.url = r.url
+      LEFT JOIN health h ON h.store_id = w.store_id AND h.webhook_id = w.id
+    ), updated AS (
+      UPDATE webhooks w SET
+        failing_since = CASE WHEN t.ok IS NULL THEN w.failing_since WHEN t.ok THEN NULL ELSE COALESCE(w.failing_since, now()) END,
+        enabled = CASE WHEN t.ok = false THEN w.enabled AND NOT COALESCE(${stale}, false) ELSE w.enabled END,
+        updated_at = CASE WHEN t.ok = false AND w.enabled AND ${stale} THEN now() ELSE w.updated_at END,
+        timeouts = CASE WHEN t.answered THEN 0 WHEN t.timed_out THEN w.timeouts + 1 ELSE w.timeouts END,
+        paused_until = CASE WHEN t.answered THEN NULL
+          WHEN t.timed_out AND w.timeouts + 1 >= ${PAUSE.afterTimeouts} THEN ${pause} ELSE w.paused_until END
+      FROM touched t
+      WHERE w.store_id = t.store_id AND w.id = t.id
+        AND (t.ok = false OR t.timed_out OR (t.ok AND w.failing_since IS NOT NULL)
+          OR (t.answered AND (w.timeouts > 0 OR w.paused_until IS NOT NULL)))
     )
     SELECT count(*)::text AS written FROM written`.execute(db);
   return Number(rows[0]?.written ?? 0);
 }
 
-/** When the earliest pending delivery is due (null: none), so the worker sleeps just that long. */
+/** When the earliest pending delivery that may go is due (null: none), so the worker sleeps just that long. */
 export async function nextDueAt(db: Db): Promise<Date | null> {
   const { rows } = await sql<{ at: Date | null }>`
-    SELECT min(d.next_attempt_at) AS at FROM webhook_deliveries d
+    SELECT min(greatest(d.next_attempt_at, w.paused_until)) AS at FROM webhook_deliveries d
     JOIN webhooks w ON w.store_id = d.store_id AND w.id = d.webhook_id
-    WHERE d.status = 'pending' AND w.enabled`.execute(db);
+    WHERE d.status = 'pending' AND w.enabled AND (d.record_id IS NULL OR NOT EXISTS (
+      SELECT 1 FROM webhook_deliveries e
+      WHERE e.store_id = d.store_id AND e.webhook_id = d.webhook_id AND e.record_id = d.record_id
+        AND e.status = 'pending' AND e.ordinal < d.ordinal))`.execute(db);
   return rows[0]?.at ? new Date(rows[0].at) : null;
 }

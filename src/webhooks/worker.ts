@@ -1,15 +1,19 @@
 import { setMaxListeners } from 'node:events';
 import type { Config } from '../config.js';
 import type { Database, Db } from '../db/index.js';
+import { FEED_CHANNEL } from '../events/index.js';
+import { inSpan } from '../tracing/index.js';
+import { makeDeliveries, makeReplayDeliveries } from './feed.sql.js';
 import { type AttemptOutcome, attempt } from './send.js';
 import { WAKE_CHANNEL } from './webhooks.sql.js';
 import { type Claimed, claimDue, nextDueAt, type Recorded, recordAttempts } from './worker.sql.js';
 
 /**
- * The delivery worker: every server process runs one. It claims due deliveries (a short statement that
- * leases them), keeps up to MAX_IN_FLIGHT attempts running, records their outcomes in batches, and sleeps
- * until the next one is due, a wake-up arrives (a new delivery) or the poll comes round. See
- * src/webhooks/README.md.
+ * The delivery worker: every server process runs one. It makes the deliveries of newly committed events
+ * (each webhook's cursor in the feed, feed.sql.ts) and of replays, claims due deliveries in turns across
+ * stores (one statement that leases them), keeps up to MAX_IN_FLIGHT attempts running, records their
+ * outcomes in batches, and sleeps until the next one is due, a wake-up arrives (an event committed, a
+ * delivery to send now) or the poll comes round. See src/webhooks/README.md and docs/webhooks.md.
  */
 
 interface WorkerLog {
@@ -23,13 +27,37 @@ export interface WorkerSettings {
   listen: Database['listen'];
   config: Pick<Config, 'databaseUrl' | 'webhookRetrySchedule' | 'webhookAllowPrivate' | 'webhookTimeoutMs'>;
   log: WorkerLog;
+  /** each attempt's outcome and duration (metrics) */
+  onAttempt?: (outcome: AttemptResult, seconds: number) => void;
+}
+
+/** How an attempt ended, for metrics and traces: a 2xx, another status, no answer in time, no answer at all. */
+export type AttemptResult = 'succeeded' | 'failed' | 'timeout' | 'error';
+
+export function attemptResult(outcome: AttemptOutcome): AttemptResult {
+  if (outcome.ok) return 'succeeded';
+  if (outcome.timedOut) return 'timeout';
+  return outcome.status === null ? 'error' : 'failed';
 }
 
 // Attempts in flight per process: slow receivers take slots, not the whole worker. A claim is made when
 // at least REFILL slots are free (or none is in flight), so claims stay batched under a steady backlog.
 const MAX_IN_FLIGHT = 32;
 const REFILL = 8;
+// A store's share of the slots is MAX_IN_FLIGHT / stores with work, and never more than this even alone:
+// REFILL slots stay free for the next store whose delivery comes due, whatever one store's receivers do.
+const MAX_SHARE = MAX_IN_FLIGHT - REFILL;
 const POLL_MS = 5_000;
+// The feed is read this often without a wake-up too: an event whose transaction committed while an older
+// one was still running becomes readable only when that one ends, and no NOTIFY announces that moment.
+const FEED_POLL_MS = 1_000;
+// Per round of making deliveries: webhooks (or replays) served, and events read for each.
+const HOOKS_PER_ROUND = 100;
+const EVENTS_PER_HOOK = 200;
+const REPLAYS_PER_ROUND = 4;
+const EVENTS_PER_REPLAY = 500;
+// Rounds per cycle at most: a big backlog of events is made in steps, with claims in between.
+const ROUNDS_PER_CYCLE = 5;
 const DISABLE_AFTER_DAYS = 3;
 // Retries spread over ±10% of their delay, so a receiver back from an outage is not hit by all at once.
 const JITTER = 0.1;
@@ -38,7 +66,7 @@ const JITTER = 0.1;
 const RECORD_TRIES = 3;
 
 /** Starts the worker; the returned function stops it (in-flight attempts are cut and retried later). */
-export function startDeliveryWorker({ db, listen, config, log }: WorkerSettings): () => Promise<void> {
+export function startDeliveryWorker({ db, listen, config, log, onAttempt }: WorkerSettings): () => Promise<void> {
   const leaseSeconds = Math.ceil(config.webhookTimeoutMs / 1000) + 30;
   const inFlight = new AbortController();
   // Every attempt in flight listens on it: more than Node's default 10 is expected, not a leak.
@@ -46,13 +74,24 @@ export function startDeliveryWorker({ db, listen, config, log }: WorkerSettings)
   const running = new Set<Promise<void>>();
   let stopped = false;
   let woken = false;
+  // events may have committed since the deliveries were last made
+  let feedMoved = true;
+  let feedReadAt = 0;
   let nudge: (() => void) | null = null;
   const wake = () => {
     woken = true;
     nudge?.();
   };
+  const feedWake = () => {
+    feedMoved = true;
+    wake();
+  };
+  const inFlightPerStore = new Map<string, number>();
+  // The walk of stores for the next claim starts after this one: turns go round.
+  let turnAfter = '';
   // A reset (the listener was down, so a wake-up may be lost) wakes it too: the claim finds what is due.
-  const listener = listen(WAKE_CHANNEL, { message: wake, reset: wake });
+  const listener = listen(WAKE_CHANNEL, { message: wake, reset: feedWake });
+  const feedListener = listen(FEED_CHANNEL, { message: feedWake, reset: feedWake });
   const recorder = outcomeRecorder(db, log);
 
   // Until `ms` pass, a wake-up arrives or an attempt in flight ends.
@@ -68,8 +107,8 @@ export function startDeliveryWorker({ db, listen, config, log }: WorkerSettings)
       nudge = done;
     });
 
-  const deliver = async (claimed: Claimed) => {
-    const outcome = await attempt({
+  const send = (claimed: Claimed) =>
+    attempt({
       url: claimed.url,
       secret: claimed.secret,
       eventId: claimed.event_id,
@@ -78,33 +117,74 @@ export function startDeliveryWorker({ db, listen, config, log }: WorkerSettings)
       allowPrivate: config.webhookAllowPrivate,
       signal: inFlight.signal,
     });
+
+  const deliver = async (claimed: Claimed) => {
+    const started = performance.now();
+    const outcome = await inSpan('webhook attempt', attemptAttributes(claimed), () => send(claimed), outcomeAttributes);
+    onAttempt?.(attemptResult(outcome), (performance.now() - started) / 1000);
     await recorder.record(claimed, outcomeToRecord(outcome, claimed.attempts, config.webhookRetrySchedule));
   };
 
   const start = (claimed: Claimed) => {
+    inFlightPerStore.set(claimed.store_id, (inFlightPerStore.get(claimed.store_id) ?? 0) + 1);
     const task = deliver(claimed)
       .catch((error) => log.warn({ err: error }, 'a webhook attempt failed to run'))
       .finally(() => {
+        const left = (inFlightPerStore.get(claimed.store_id) ?? 1) - 1;
+        if (left > 0) inFlightPerStore.set(claimed.store_id, left);
+        else inFlightPerStore.delete(claimed.store_id);
         running.delete(task);
         nudge?.();
       });
     running.add(task);
   };
 
+  // Deliveries of the events committed since the last round, and of replays, a bounded number of rounds.
+  const makeFromFeed = async () => {
+    if (!feedMoved && Date.now() - feedReadAt < FEED_POLL_MS) return;
+    feedMoved = false;
+    feedReadAt = Date.now();
+    for (let round = 0; round < ROUNDS_PER_CYCLE; round++) {
+      const live = await makeDeliveries(db, null, HOOKS_PER_ROUND, EVENTS_PER_HOOK);
+      const replayed = await makeReplayDeliveries(db, REPLAYS_PER_ROUND, EVENTS_PER_REPLAY);
+      if (!live.more && !replayed.more) return;
+    }
+    feedMoved = true;
+  };
+
+  const claim = async (free: number) => {
+    const stores = [...inFlightPerStore.keys()];
+    const claimed = await claimDue(db, {
+      limit: free,
+      slots: MAX_IN_FLIGHT,
+      maxShare: MAX_SHARE,
+      leaseSeconds,
+      busy: { stores, counts: stores.map((store) => inFlightPerStore.get(store) ?? 0) },
+      after: turnAfter,
+    });
+    for (const row of claimed) start(row);
+    // Next turn after the last store served; from the first again once the walk found too little.
+    turnAfter = claimed.length < free ? '' : claimed.reduce((last, row) => (row.store_id > last ? row.store_id : last), '');
+    return claimed.length;
+  };
+
   const cycle = async () => {
     // A wake-up that arrives from here on ends the pause below; one that came before is served by this claim
     // (or, with too few free slots, by the claim made as the attempts in flight end).
     woken = false;
+    await makeFromFeed();
     const free = MAX_IN_FLIGHT - running.size;
     if (running.size === 0 || free >= REFILL) {
-      const claimed = await claimDue(db, free, leaseSeconds);
-      for (const row of claimed) start(row);
+      const after = turnAfter;
+      let claimed = await claim(free);
+      // The walk started mid-way and left slots free: the stores before it get their turn now.
+      if (after !== '' && claimed < free) claimed += await claim(MAX_IN_FLIGHT - running.size);
       // Every slot taken and more may be due: claim again as soon as slots free up.
-      if (claimed.length === free) return pause(POLL_MS);
+      if (claimed === free) return pause(FEED_POLL_MS);
     }
-    if (running.size > 0) return pause(POLL_MS);
+    if (running.size > 0 || feedMoved) return pause(FEED_POLL_MS);
     const due = await nextDueAt(db);
-    await pause(due ? Math.min(Math.max(due.getTime() - Date.now(), 10), POLL_MS) : POLL_MS);
+    await pause(due ? Math.min(Math.max(due.getTime() - Date.now(), 10), FEED_POLL_MS) : FEED_POLL_MS);
   };
 
   const loop = (async () => {
@@ -125,8 +205,22 @@ export function startDeliveryWorker({ db, listen, config, log }: WorkerSettings)
     wake();
     await loop;
     await listener.close();
+    await feedListener.close();
   };
 }
+
+const attemptAttributes = (claimed: Claimed) => ({
+  'storefront.store_id': claimed.store_id,
+  'storefront.webhook_id': claimed.webhook_id,
+  'storefront.delivery_id': claimed.id,
+  'storefront.event_id': claimed.event_id,
+  'storefront.attempt': claimed.attempts,
+});
+
+const outcomeAttributes = (outcome: AttemptOutcome) => ({
+  'storefront.attempt.result': attemptResult(outcome),
+  ...(outcome.status === null ? {} : { 'http.response.status_code': outcome.status }),
+});
 
 /**
  * Writes attempts' outcomes as they finish: one statement for all that finished while the previous one ran
@@ -168,7 +262,7 @@ function outcomeRecorder(db: Db, log: WorkerLog) {
 
 /** A success ends the delivery; a failure is retried after the schedule's next delay, or ends it as failed. */
 export function outcomeToRecord(outcome: AttemptOutcome, attemptNumber: number, schedule: readonly number[]): Recorded {
-  const common = { responseStatus: outcome.status, responseBody: outcome.body, error: outcome.error };
+  const common = { responseStatus: outcome.status, responseBody: outcome.body, error: outcome.error, timedOut: outcome.timedOut };
   if (outcome.ok) return { ...common, status: 'succeeded', retryInSeconds: null };
   const delay = schedule[attemptNumber - 1];
   if (delay === undefined) return { ...common, status: 'failed', retryInSeconds: null };

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { outcomeToRecord } from './worker.js';
 
 const schedule = [5, 30, 120];
-const failed = { ok: false, status: 503, body: 'busy', error: 'HTTP 503' };
+const failed = { ok: false, status: 503, body: 'busy', error: 'HTTP 503', timedOut: false };
 
 describe('outcomeToRecord: the retry schedule and its jitter', () => {
   it('ends a delivery at its first 2xx', () => {
-    expect(outcomeToRecord({ ok: true, status: 204, body: '', error: null }, 2, schedule)).toMatchObject({
+    expect(outcomeToRecord({ ok: true, status: 204, body: '', error: null, timedOut: false }, 2, schedule)).toMatchObject({
       status: 'succeeded',
       retryInSeconds: null,
       responseStatus: 204,

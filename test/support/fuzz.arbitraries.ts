@@ -343,10 +343,10 @@ export function queryFor(operation: Operation, pool: IdPool, broken: boolean): f
     .map(([pairs, extra, raw]) => queryText([...pairs, ...extra], raw));
 }
 
-/** Headers: a valid credential and JSON; or (broken) no or a bad credential, odd content types, strict handling. */
+/** Headers: a valid credential and JSON (strict or lenient handling); or (broken) no or a bad credential, odd content types. */
 export function headersFor(token: string, apiKey: string, broken: boolean): fc.Arbitrary<Record<string, string>> {
   const good = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  if (!broken) return fc.constantFrom(good, { ...good, prefer: 'handling=strict' });
+  if (!broken) return fc.constantFrom(good, { ...good, prefer: 'handling=strict' }, { ...good, prefer: 'handling=lenient' });
   return fc
     .record({
       authorization: fc.constantFrom(

@@ -3,23 +3,33 @@ import { expect } from 'vitest';
 import { type Tx, withTx } from '../../src/db/index.js';
 import { AppError, toAppError } from '../../src/errors.js';
 import { forgetNotedChanges } from '../../src/events/index.js';
+import type { ImportLineOptions } from '../../src/shared/index.js';
 import type { TestContext, TestStore } from '../helpers.js';
 import { type FeedEvent, feedOf } from './feed.fixtures.js';
 
 /** Test helpers of the resources' import line handlers (not a test file itself). */
 
-export type LineHandler = (trx: Tx, storeId: string, line: unknown) => Promise<'created' | 'updated'>;
+export type LineHandler = (
+  trx: Tx,
+  storeId: string,
+  line: unknown,
+  text: string,
+  options: ImportLineOptions,
+) => Promise<'created' | 'updated'>;
+
+/** An upload without a Prefer header: unknown names in a line are its error. */
+export const STRICT_LINE: ImportLineOptions = { handling: 'strict' };
 
 /**
  * Runs one line as the import engine does, in a batch of one: under a savepoint, a refused line rolled back
  * to it, its error as the API's (a database error mapped as the error handler maps it), its noted changes
  * forgotten. The batch commits either way, so a refused line must have left nothing behind.
  */
-export function runLine(t: TestContext, store: TestStore, handler: LineHandler, line: unknown) {
+export function runLine(t: TestContext, store: TestStore, handler: LineHandler, line: unknown, options: ImportLineOptions = STRICT_LINE) {
   return withTx(t.database.db, async (trx) => {
     await sql`SAVEPOINT import_line`.execute(trx);
     try {
-      const outcome = await handler(trx, store.id, line);
+      const outcome = await handler(trx, store.id, line, JSON.stringify(line), options);
       await sql`RELEASE SAVEPOINT import_line`.execute(trx);
       return { outcome };
     } catch (error) {

@@ -1,4 +1,6 @@
-import { importJobKinds } from '../../src/imports/index.js';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createUploadStore, importJobKinds } from '../../src/imports/index.js';
 import { type RunOptions, runOneJob } from '../../src/jobs/runner.js';
 import { createMediaStore } from '../../src/media/index.js';
 import type { TestContext, TestStore } from '../helpers.js';
@@ -6,9 +8,10 @@ import type { TestContext, TestStore } from '../helpers.js';
 const quiet = { warn: () => undefined, error: () => undefined };
 
 /** The runner of a test: the app's job kinds, only the store's jobs (the PostgreSQL database is shared). */
-function runnerOf(t: TestContext) {
+export function runnerOf(t: TestContext) {
   // batches of exactly 100 lines (no time cut on a slow machine), so tests know where each batch ends
-  const kinds = importJobKinds({ config: t.config, media: createMediaStore(t.config) }, quiet, { lines: 100, ms: 3_600_000 });
+  const ctx = { config: t.config, media: createMediaStore(t.config, t.database) };
+  const kinds = importJobKinds(ctx, createUploadStore(t.config.dataDir, t.database), quiet, { lines: 100, ms: 3_600_000 });
   return { db: t.database.db, kinds, leaseSeconds: 30, log: quiet };
 }
 
@@ -40,4 +43,14 @@ export async function importAndRun(t: TestContext, store: TestStore, resource: s
   await runStoreJobs(t, store);
   const job = await t.call(store, 'GET', `/jobs/${posted.body.data.id}`);
   return job.body.data;
+}
+
+/** The names of a store's stored import uploads (files on PGlite, blobs on PostgreSQL: src/imports/upload.ts). */
+export async function storedUploads(t: Pick<TestContext, 'config' | 'database'>, storeId: string): Promise<string[]> {
+  if (t.database.engine === 'postgres') {
+    const rows = await t.database.db.selectFrom('blobs').select('key').where('key', 'like', `upload/${storeId}-%`).execute();
+    return rows.map((row) => row.key);
+  }
+  const dir = join(t.config.dataDir, 'imports');
+  return existsSync(dir) ? readdirSync(dir).filter((name) => name.startsWith(`${storeId}-`)) : [];
 }

@@ -7,24 +7,37 @@ export interface OwnDatabase {
   drop(): Promise<void>;
 }
 
-async function adminQuery(serverUrl: string, text: string): Promise<void> {
+export async function adminQuery(serverUrl: string, text: string): Promise<pg.QueryResult> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    await client.query(text);
+    return await client.query(text);
   } finally {
     await client.end();
   }
 }
 
+/** `serverUrl` with its database swapped for `name`. */
+export function databaseUrl(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 /**
  * A new database `<prefix>_<time>_<random>` on the server of `serverUrl`, for a test run or a bench run:
  * the name is unique, so concurrent runs never meet, and `drop` removes exactly what was created.
+ * With `template` (a database nobody is connected to) it starts as a copy of that one: a migrated
+ * template copied this way costs ~0.2 s where migrating costs ~1 s.
  */
-export async function createOwnDatabase(serverUrl: string, prefix: string): Promise<OwnDatabase> {
+export async function createOwnDatabase(serverUrl: string, prefix: string, template?: string): Promise<OwnDatabase> {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(serverUrl, `CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), name, drop: () => adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  await adminQuery(serverUrl, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+  return {
+    url: databaseUrl(serverUrl, name),
+    name,
+    drop: async () => {
+      await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
 }

@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { type ImportHandlers, importJobKind } from '../../src/imports/import-job.js';
-import type { ImportHandler } from '../../src/imports/index.js';
+import { createUploadStore } from '../../src/imports/index.js';
 import { runOneJob } from '../../src/jobs/runner.js';
 import { createMediaStore } from '../../src/media/index.js';
 import { importProductLine } from '../../src/products/products.import.js';
+import type { ImportHandler } from '../../src/shared/index.js';
 import type { TestContext, TestStore } from '../helpers.js';
 import { postImport } from './jobs.fixtures.js';
 
@@ -16,7 +17,7 @@ export type Mode = 'batch' | 'per-line' | 'throwing';
 
 /** Runs the store's import jobs with the products' batch applier, without it, or with one that writes then throws. */
 async function runImports(t: TestContext, store: TestStore, mode: Mode, log: Log, batchMs: number) {
-  const real = importProductLine({ config: t.config, media: createMediaStore(t.config) }) as ImportHandler;
+  const real = importProductLine({ config: t.config, media: createMediaStore(t.config, t.database) }) as ImportHandler;
   const products: ImportHandler =
     mode === 'batch'
       ? real
@@ -31,7 +32,7 @@ async function runImports(t: TestContext, store: TestStore, mode: Mode, log: Log
           };
   const handlers: ImportHandlers = { products };
   const kind = importJobKind({
-    dataDir: t.config.dataDir,
+    uploads: createUploadStore(t.config.dataDir, t.database),
     maxLineBytes: t.config.bodyLimit,
     handlers,
     batchLines: 100,

@@ -68,3 +68,22 @@ export async function eventually(check: () => Promise<boolean>, ms: number): Pro
   }
   return false;
 }
+
+/**
+ * Whether processes share one rate limit: three requests alternating between the first two bases count
+ * down one by one. A window may roll over between two requests (it resets the count), and on a loaded
+ * machine a Redis command slower than its timeout falls back to the process's own count by design: one clean
+ * run of three is proof (separate counts can never give one), so it tries a few times, `pauseMs` apart.
+ */
+export async function sharesRateLimit(bases: string[], token: string, pauseMs: number): Promise<boolean> {
+  for (let attempt = 0; attempt < 6; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    const remaining: number[] = [];
+    for (const base of [bases[0], bases[1], bases[0]]) {
+      const answer = await request(base, token, 'GET', '/attribute-sets');
+      remaining.push(Number(answer.headers.get('ratelimit-remaining')));
+    }
+    if (remaining[1] === remaining[0] - 1 && remaining[2] === remaining[1] - 1) return true;
+  }
+  return false;
+}

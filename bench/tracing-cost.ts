@@ -1,0 +1,167 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { createOwnDatabase } from '../test/support/own-database.js';
+import { seedStore } from '../test/support/storefront-client.js';
+
+/**
+ * What tracing costs, and what a second process gives, measured side by side (docs/observability.md,
+ * docs/scaling.md): GET /products/{id} from `storefront serve` processes on one PostgreSQL, in rounds
+ * that take the variants in turn, so a busy machine's load falls on all of them alike.
+ *
+ *   node --import tsx bench/tracing-cost.ts tracing  [rounds] [seconds]   off | on | none
+ *   node --import tsx bench/tracing-cost.ts processes [rounds] [seconds]  one | two
+ *
+ * `on` exports every span (OTLP/HTTP protobuf) to a receiver here that drops them; `none` is the build
+ * without any OpenTelemetry code (the tree of NO_OTEL_ROOT, e.g. `git archive` of the commit before
+ * tracing, with node_modules linked). `two` is two processes with data dirs of their own, the load split
+ * between them. Needs DATABASE_URL (a PostgreSQL server; a database is made and dropped).
+ */
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const CONNECTIONS = 10;
+
+interface Server {
+  base: string;
+  child: ChildProcess;
+  dataDir: string;
+}
+
+function startServer(root: string, env: Record<string, string>): Promise<Server> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'storefront-cost-'));
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(DATABASE_URL|STOREFRONT_|OTEL_|PORT$)/.test(key)));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+    cwd: root,
+    env: { ...inherited, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', STOREFRONT_DEMO: 'false', STOREFRONT_DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /"url":"(http:\/\/[^"]+)\/api\/v1"/.exec(out);
+      if (match) resolve({ base: match[1], child, dataDir });
+    });
+    child.once('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
+  });
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux)
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+interface Measured {
+  rps: number;
+  /** the servers' CPU milliseconds per successful response: less at the mercy of other load than rps */
+  cpuMs: number;
+}
+
+/** Successful responses per second of `connections` spread over `bases` for `seconds`, and their CPU cost. */
+async function measure(bases: string[], path: string, token: string, seconds: number, pids: number[]): Promise<Measured> {
+  const cpuBefore = pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const runs = await Promise.all(
+    bases.map((base) =>
+      autocannon({
+        url: `${base}${path}`,
+        connections: Math.max(1, Math.round(CONNECTIONS / bases.length)),
+        duration: seconds,
+        headers: { authorization: `Bearer ${token}` },
+      }),
+    ),
+  );
+  const ok = runs.reduce((sum, run) => sum + run.requests.total - run.non2xx, 0);
+  const cpu = pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0) - cpuBefore;
+  return { rps: ok / seconds, cpuMs: (cpu * 1000) / Math.max(ok, 1) };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function main(): Promise<void> {
+  const [mode = 'tracing', roundsArg = '5', secondsArg = '10'] = process.argv.slice(2);
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) throw new Error('DATABASE_URL is needed');
+  const own = await createOwnDatabase(serverUrl, 'storefront_cost');
+  const sink = createServer((request, response) => request.resume().on('end', () => response.writeHead(200).end()));
+  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+  const sinkUrl = `http://127.0.0.1:${(sink.address() as { port: number }).port}`;
+  const servers: Server[] = [];
+  try {
+    const jwtSecret = randomBytes(32).toString('hex');
+    const { token } = await seedStore(own.url, jwtSecret);
+    const env = { DATABASE_URL: own.url, STOREFRONT_JWT_SECRET: jwtSecret, STOREFRONT_RATE_LIMIT: '0' };
+    const variants: Record<string, Server[]> = {};
+    const start = async (root: string, extra: Record<string, string> = {}) => {
+      const server = await startServer(root, { ...env, ...extra });
+      servers.push(server);
+      return server;
+    };
+    if (mode === 'tracing') {
+      variants.off = [await start(ROOT)];
+      variants.on = [await start(ROOT, { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl })];
+      if (process.env.NO_OTEL_ROOT) variants.none = [await start(process.env.NO_OTEL_ROOT)];
+    } else {
+      const two = [await start(ROOT), await start(ROOT)];
+      variants.one = [two[0]];
+      variants.two = two;
+    }
+    const created = await fetch(`${servers[0].base}/api/v1/products`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Measured', price: 10, options: [{ name: 'Size', values: ['S', 'M', 'L'] }] }),
+    });
+    const path = `/api/v1/products/${(await created.json()).data.id}`;
+    const run = (name: string, seconds: number) =>
+      measure(
+        variants[name].map((server) => server.base),
+        path,
+        token,
+        seconds,
+        variants[name].map((server) => server.child.pid as number),
+      );
+    for (const name of Object.keys(variants)) await run(name, 2); // warm up
+    const results: Record<string, Measured[]> = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+    const names = Object.keys(variants);
+    for (let round = 0; round < Number(roundsArg); round++) {
+      // each round in another order, so no variant always follows the same one
+      const order = names.map((_, i) => names[(i + round) % names.length]);
+      for (const name of order) results[name].push(await run(name, Number(secondsArg)));
+      const line = names.map(
+        (name) => `${name} ${results[name].at(-1)?.rps.toFixed(0)} req/s ${results[name].at(-1)?.cpuMs.toFixed(3)} ms`,
+      );
+      process.stdout.write(`round ${round + 1}: ${line.join(', ')}\n`);
+    }
+    const base = names[0];
+    const spread = (values: number[]) =>
+      `${median(values).toFixed(3)} (${Math.min(...values).toFixed(3)}–${Math.max(...values).toFixed(3)})`;
+    for (const name of names) {
+      const rpsRatios = results[name].map((m, i) => m.rps / results[base][i].rps);
+      const cpuRatios = results[name].map((m, i) => m.cpuMs / results[base][i].cpuMs);
+      process.stdout.write(
+        `${name}: median ${median(results[name].map((m) => m.rps)).toFixed(0)} req/s, ` +
+          `${median(results[name].map((m) => m.cpuMs)).toFixed(3)} CPU ms per response; per-round ratio to ${base}: ` +
+          `req/s ${spread(rpsRatios)}, CPU per response ${spread(cpuRatios)}\n`,
+      );
+    }
+  } finally {
+    for (const server of servers) server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    for (const server of servers) rmSync(server.dataDir, { recursive: true, force: true });
+    sink.close();
+    await own.drop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,94 @@
+import { stringify } from 'csv-stringify/sync';
+import { getDefaultAddresses } from '../addresses/index.js';
+import { getCustomersByIds } from '../customers/index.js';
+import type { Db } from '../db/index.js';
+import { getOrdersByIds, type Order } from '../orders/index.js';
+import {
+  type CustomerWithAddress,
+  ShopifyProductWriter,
+  shopifyCustomerColumns,
+  shopifyCustomerRow,
+  shopifyOrderColumns,
+  shopifyOrderRows,
+} from '../platforms/index.js';
+import { getProductsByIds, type Product } from '../products/index.js';
+import { customFieldKeys } from './exports.sql.js';
+import type { ExportReader } from './snapshot.js';
+import type { ExportSource } from './sources.js';
+
+/**
+ * `GET /exports/{resource}?format=shopify`: the records as another platform's CSV instead of NDJSON. The
+ * layouts are src/platforms' (the same tables its imports read); this file gives each its reads: the
+ * customFields keys the header row needs (columns are known before the first record), the records of a
+ * chunk as a row is made from them, and the rows of a record. Rows are written by csv-stringify (RFC 4180:
+ * a cell with a comma, a quote or a line break is quoted).
+ */
+
+export const CSV_EXPORT_FORMATS = ['shopify'] as const;
+export type CsvExportFormat = (typeof CSV_EXPORT_FORMATS)[number];
+export const CSV = 'text/csv';
+
+/** An export's writer: its header row, from the customFields keys the store's records use, and each record's rows. */
+export interface CsvWriter {
+  columns: readonly string[];
+  /** a record's rows, cells in the order of `columns` */
+  rows(record: object): string[][];
+}
+
+export interface CsvExport {
+  /** the writer of one export (its reads are the export's first, after the count) */
+  open(db: Db, storeId: string): Promise<CsvWriter>;
+  /** the chunk's records in id order, as the writer takes them */
+  read(db: Db, storeId: string, ids: string[]): Promise<object[]>;
+}
+
+const keysOf = async (db: Db, storeId: string, tables: ('products' | 'variants' | 'customers' | 'orders')[]) =>
+  (await Promise.all(tables.map((table) => customFieldKeys(db, table, storeId)))).flat();
+
+async function customersWithAddresses(db: Db, storeId: string, ids: string[]): Promise<CustomerWithAddress[]> {
+  const customers = await getCustomersByIds(db, storeId, ids);
+  const addresses = await getDefaultAddresses(db, storeId, ids);
+  return customers.map((customer) => ({ customer, address: addresses.get(customer.id) ?? null }));
+}
+
+const SHOPIFY: Record<string, CsvExport> = {
+  products: {
+    open: async (db, storeId) => {
+      const writer = new ShopifyProductWriter(await keysOf(db, storeId, ['products', 'variants']));
+      return { columns: writer.columns, rows: (record) => writer.rows(record as Product) };
+    },
+    read: getProductsByIds,
+  },
+  customers: {
+    open: async (db, storeId) => {
+      const columns = shopifyCustomerColumns(await keysOf(db, storeId, ['customers']));
+      return { columns, rows: (record) => [shopifyCustomerRow(record as CustomerWithAddress, columns)] };
+    },
+    read: customersWithAddresses,
+  },
+  orders: {
+    open: async (db, storeId) => {
+      const columns = shopifyOrderColumns(await keysOf(db, storeId, ['orders']));
+      return { columns, rows: (record) => shopifyOrderRows(record as Order, columns) };
+    },
+    read: getOrdersByIds,
+  },
+};
+
+/** The resources with a CSV layout of `format` (their export routes take `format`). */
+export const csvExportOf = (resource: string, format: CsvExportFormat = 'shopify'): CsvExport | undefined =>
+  format === 'shopify' ? SHOPIFY[resource] : undefined;
+
+/**
+ * What a CSV export streams instead of NDJSON: the header row first, then each chunk's records read by
+ * the layout's read and written as rows. The columns are read through the export's reader (its snapshot).
+ */
+export async function csvBody(csv: CsvExport, source: ExportSource, reader: ExportReader, storeId: string) {
+  const writer = await reader.read((db) => csv.open(db, storeId));
+  return {
+    head: stringify([writer.columns]),
+    source: { ...source, read: csv.read },
+    // the stream ends each record's text with a line break: the rows' last one is left to it
+    serialize: (record: object) => stringify(writer.rows(record), { eof: false }),
+  };
+}

@@ -1,0 +1,66 @@
+import { pipeline } from 'node:stream/promises';
+import { JobFailure } from '../jobs/index.js';
+import { CsvHeader, layoutNamed } from '../platforms/index.js';
+import { type CsvParams, csvParser, type ParsedRecord } from './csv.js';
+import type { CsvLine } from './lines.js';
+
+/**
+ * Reads a CSV upload for its job from a resume position: `start` is a byte offset where a record begins
+ * (0, or just past the last record of a committed batch's last line), `firstRecord` the number of the
+ * record before it (1, the header row, at the start). The header and delimiter come from the job's params,
+ * so a resumed job never reads the file's start again. Yields the layout's import lines with the byte
+ * offset just past each one's last record. One group of records (a product's rows) is held at a time.
+ * A layout whose reader keeps state across lines (`replaysOnResume`) is read from the start again: the
+ * lines up to `skipThrough` (the resume point's record) go through the reader and are not yielded.
+ */
+export async function* readCsvLines(
+  source: AsyncIterable<Buffer>,
+  start: number,
+  firstRecord: number,
+  params: CsvParams,
+  maxRecordBytes: number,
+  skipThrough = 0,
+): AsyncGenerator<CsvLine> {
+  const layout = layoutNamed(params.layout);
+  if (!layout) throw new JobFailure(`the CSV layout ${params.layout} is not known to this version`);
+  const reader = layout.open(new CsvHeader(params.header));
+  const parser = csvParser(params.delimiter, start === 0, maxRecordBytes);
+  // the bytes flow into the parser while its records are read below; an error of either ends both
+  const feeding = pipeline(source, parser).catch((error: unknown) => {
+    parser.destroy(error as Error);
+  });
+  // where each record read and not yet part of a finished line ends, by record number
+  const ends = new Map<number, number>();
+  let record = firstRecord;
+  let headerSkipped = start !== 0;
+  const made = function* (lines: ReturnType<typeof reader.push>) {
+    for (const line of lines) {
+      const end = ends.get(line.lastLine) ?? start;
+      for (const key of ends.keys()) if (key <= line.lastLine) ends.delete(key);
+      // a replayed line (before the resume point): read for the reader's state, not applied again
+      if (line.lastLine <= skipThrough) continue;
+      const read = line.error ?? { value: line.value, text: JSON.stringify(line.value) };
+      const collections = line.collections;
+      yield { line: line.line, text: null, end, positionLine: line.lastLine, read, sources: line.sources, collections } satisfies CsvLine;
+    }
+  };
+  try {
+    for await (const parsed of parser as AsyncIterable<ParsedRecord>) {
+      record++;
+      if (!headerSkipped) {
+        // the header row of a job read from the start: its names are the params' already
+        headerSkipped = true;
+        record = 1;
+        continue;
+      }
+      ends.set(record, start + parsed.info.bytes);
+      yield* made(reader.push({ line: record, cells: parsed.record }));
+    }
+    yield* made(reader.end());
+  } catch (error) {
+    throw new JobFailure(`the CSV file cannot be read at record ${record + 1}: ${(error as Error).message}`);
+  } finally {
+    parser.destroy();
+    await feeding;
+  }
+}

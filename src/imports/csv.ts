@@ -1,0 +1,161 @@
+import { type Info, type Options, type Parser, parse } from 'csv-parse';
+import { AppError, validationError } from '../errors.js';
+import { type CsvFormat, CsvHeader, type CsvLayout, type LayoutReader, recogniseLayout } from '../platforms/index.js';
+
+/**
+ * CSV uploads (docs/csv-import.md): csv-parse reads the bytes (UTF-8, with or without a byte-order mark;
+ * comma or semicolon; RFC 4180 quoting with newlines inside quoted cells). While a CSV upload arrives it is
+ * read once here, chunk by chunk, to recognise its layout from the header row (or refuse it with a 400) and
+ * to count the import lines it holds (the job's `total`); the job reads it again (csv-source.ts).
+ */
+
+/** What a CSV upload's job needs to read it again from any record: kept in the job's params. */
+export interface CsvParams {
+  layout: string;
+  delimiter: ',' | ';';
+  header: string[];
+}
+
+export type CsvDelimiter = CsvParams['delimiter'];
+
+/** A record with csv-parse's info: its number among the records read and bytes read so far. */
+export interface ParsedRecord {
+  record: string[];
+  info: Info;
+}
+
+/** The options of every read: records as arrays of strings, never a cast, positions in `info`. */
+export function csvParser(delimiter: CsvDelimiter, fromStart: boolean, maxRecordBytes: number): Parser {
+  const options: Options = {
+    delimiter,
+    bom: fromStart,
+    info: true,
+    relax_column_count: true,
+    // a stray quote inside an unquoted cell (5" screen) is kept as text, as spreadsheets write it
+    relax_quotes: true,
+    skip_empty_lines: true,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    // a quote never closed would otherwise make the rest of the file one cell
+    max_record_size: maxRecordBytes,
+  };
+  return parse(options);
+}
+
+const QUOTE = 0x22;
+const NEWLINE = 0x0a;
+
+/** The delimiter of a file from its first record: the one of `,` and `;` met more often outside quotes. */
+export function detectDelimiter(start: Buffer): CsvDelimiter {
+  let commas = 0;
+  let semicolons = 0;
+  let quoted = false;
+  for (const byte of start) {
+    if (byte === QUOTE) quoted = !quoted;
+    else if (!quoted && byte === NEWLINE) break;
+    else if (!quoted && byte === 0x2c) commas++;
+    else if (!quoted && byte === 0x3b) semicolons++;
+  }
+  return semicolons > commas ? ';' : ',';
+}
+
+/** A CSV syntax error (an unclosed quote, a record over the limit) as the API's 400. */
+export function csvSyntaxError(error: unknown, line: number): AppError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return validationError([{ field: 'body', in: 'body', message: `record ${line}: ${reason}` }], 'The CSV file cannot be read');
+}
+
+/** The 400 for a header row no layout of the resource recognises: one detail per missing column. */
+export function unknownHeader(resource: string, missing: { layout: CsvLayout; columns: string[] }[]): AppError {
+  if (missing.length === 0) return validationError([{ field: 'format', in: 'query', message: `no CSV layout reads ${resource}` }]);
+  const details = missing.flatMap(({ layout, columns }) =>
+    columns.map((column) => ({ field: column, in: 'body' as const, message: `missing column (${layout.format} ${layout.resource})` })),
+  );
+  const named = missing.map(({ layout, columns }) => `${layout.format}: ${columns.join(', ')}`).join('; ');
+  return validationError(details, `The header row is not a known ${resource} layout; missing columns: ${named}`);
+}
+
+/** The header row's recognised layout, or the 400. */
+export function layoutOf(names: string[], resource: string, format: CsvFormat | undefined): CsvLayout {
+  const found = recogniseLayout(new CsvHeader(names), resource, format);
+  if (!found.layout) throw unknownHeader(resource, found.missing);
+  return found.layout;
+}
+
+const DETECT_BYTES = 64 * 1024;
+
+/**
+ * Reads a CSV upload as it arrives (chunks given in order, synchronously): recognises the layout on the
+ * header row (a 400 thrown from `add` stops the upload) and counts the import lines. `finish` gives the
+ * job's params and its line count. Holds one product's records at a time, never the file.
+ */
+export function csvInspector(resource: string, format: CsvFormat | undefined, maxRecordBytes: number) {
+  let start: Buffer[] = [];
+  let startLength = 0;
+  let parser: Parser | null = null;
+  let params: CsvParams | null = null;
+  let reader: LayoutReader | null = null;
+  let lines = 0;
+  let records = 0;
+  let delimiter: CsvDelimiter = ',';
+  const take = (parsed: ParsedRecord) => {
+    records++;
+    if (!params) {
+      const names = parsed.record;
+      const layout = layoutOf(names, resource, format);
+      params = { layout: layout.name, delimiter, header: names };
+      reader = layout.open(new CsvHeader(names));
+      return;
+    }
+    lines += reader?.push({ line: records, cells: parsed.record }).length ?? 0;
+  };
+  const drain = () => {
+    if (!parser) return;
+    try {
+      for (let parsed = parser.read() as ParsedRecord | null; parsed !== null; parsed = parser.read() as ParsedRecord | null) take(parsed);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw csvSyntaxError(error, records + 1);
+    }
+  };
+  const feed = (chunk: Buffer) => {
+    if (!parser) return;
+    parser.write(chunk);
+    drain();
+  };
+  const open = () => {
+    const head = Buffer.concat(start, startLength);
+    delimiter = detectDelimiter(head);
+    parser = csvParser(delimiter, true, maxRecordBytes);
+    // csv-parse reports a syntax error as an 'error' event: it is read through `errored` after each write
+    parser.on('error', () => undefined);
+    start = [];
+    feed(head);
+  };
+  const check = () => {
+    const failed = (parser as Parser | null)?.errored;
+    if (failed) throw csvSyntaxError(failed, records + 1);
+  };
+  return {
+    add(chunk: Buffer) {
+      if (parser) {
+        feed(chunk);
+        return check();
+      }
+      start.push(chunk);
+      startLength += chunk.length;
+      if (startLength >= DETECT_BYTES || chunk.includes(NEWLINE)) {
+        open();
+        check();
+      }
+    },
+    finish(): { lines: number; csv: CsvParams } {
+      if (!parser) open();
+      (parser as unknown as Parser).end();
+      drain();
+      check();
+      if (!params) throw validationError([{ field: 'body', in: 'body', message: 'the file has no header row' }], 'The CSV file is empty');
+      lines += (reader as LayoutReader | null)?.end().length ?? 0;
+      return { lines, csv: params };
+    },
+  };
+}

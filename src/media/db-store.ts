@@ -1,0 +1,27 @@
+import { Readable } from 'node:stream';
+import { blobSize, putBlob, readBlob } from '../blobs/index.js';
+import type { Db } from '../db/index.js';
+import { MEDIA_KEY, type MediaFile, type MediaObject, type MediaStore } from './media.js';
+
+/** The blob key of a media key: media share the blob tables with other users of them. */
+export const mediaBlobKey = (key: string) => `media/${key}`;
+
+/**
+ * Media in the database (src/blobs): every process on every machine serves what any one of them
+ * stored. A file is streamed out a chunk at a time, never read whole.
+ */
+export function createDbMediaStore(db: Db, publicUrl: string): MediaStore {
+  async function put({ key, bytes }: MediaObject): Promise<void> {
+    if (!MEDIA_KEY.test(key)) throw new Error(`invalid media key ${key}`);
+    await putBlob(db, mediaBlobKey(key), bytes);
+  }
+
+  async function open(key: string): Promise<MediaFile | null> {
+    if (!MEDIA_KEY.test(key)) return null;
+    const size = await blobSize(db, mediaBlobKey(key));
+    if (size === null) return null;
+    return { body: Readable.from(readBlob(db, mediaBlobKey(key))), size };
+  }
+
+  return { urlOf: (key) => `${publicUrl}/media/${key}`, put, open };
+}

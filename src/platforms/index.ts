@@ -1,0 +1,28 @@
+/** The public surface of src/platforms: other platforms' CSV layouts (README.md). */
+export { CSV_LAYOUTS, csvResources, layoutNamed, type Recognised, recogniseLayout } from './layouts.js';
+export { booleanCell, emptyRecord, groupingReader, LineBuilder, listCell, missingOf, numberCell } from './lines.js';
+export { type CustomerWithAddress, shopifyCustomerColumns, shopifyCustomerRow } from './shopify/customers-export.js';
+export { shopifyOrderColumns, shopifyOrderRows } from './shopify/orders-export.js';
+export {
+  imageFieldKey,
+  parseImageFieldKey,
+  SHOPIFY_PRODUCT_COLUMNS,
+  type ShopifyLevel,
+  type ShopifyProductColumn,
+  type ShopifyTarget,
+  shopifyProductColumn,
+  unlistedColumnLevel,
+} from './shopify/product-columns.js';
+export { ShopifyProductWriter, shopifyProductColumns } from './shopify/products-export.js';
+export {
+  type CellSource,
+  CSV_FORMATS,
+  type CsvFormat,
+  CsvHeader,
+  type CsvLayout,
+  type CsvRecord,
+  type CsvResource,
+  type LayoutLine,
+  type LayoutReader,
+} from './types.js';
+export { WOO_PRODUCT_COLUMNS, type WooProductColumn, wooProductColumn } from './woocommerce/product-columns.js';

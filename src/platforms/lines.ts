@@ -1,0 +1,101 @@
+import type { CellSource, CsvHeader, CsvRecord, LayoutLine, LayoutReader } from './types.js';
+
+/**
+ * What layouts share: building an import line value with the cell each field came from, reading numbers
+ * and lists from cells, and grouping consecutive records into one line.
+ */
+
+/** An import line being built: `set` puts a value under a path and remembers its cell. */
+export class LineBuilder {
+  readonly value: Record<string, unknown> = {};
+  readonly sources = new Map<string, CellSource>();
+
+  constructor(readonly first: CsvRecord) {}
+
+  /** remembers the cell a path came from (the path of a nested value: "variants[2].price") */
+  source(path: string, line: number, column: string | undefined): void {
+    if (column !== undefined && !this.sources.has(path)) this.sources.set(path, { line, column });
+  }
+
+  /**
+   * sets a top-level field when `value` is not undefined; its cell is remembered either way, so an error
+   * about a missing value (an empty Title) names the cell that should have held it
+   */
+  set(field: string, value: unknown, line: number, column: string | undefined): void {
+    this.source(field, line, column);
+    if (value !== undefined) this.value[field] = value;
+  }
+
+  done(lastLine: number): LayoutLine {
+    return { line: this.first.line, lastLine, value: this.value, sources: this.sources };
+  }
+}
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * A cell as a number when it reads as one ("25", "3.65E+11", "0.5", "1,234.50", "12,50"), else the text itself, so the
+ * resource's checks refuse it with the API's error naming the field (and the job names the cell).
+ * '' → undefined (an empty cell sets nothing).
+ */
+export function numberCell(cell: string): number | string | undefined {
+  if (cell === '') return undefined;
+  // thousands separators (1,234.50), then a decimal comma (12,50 in a semicolon file)
+  const text = cell.replace(/,(?=\d{3}(\D|$))/g, '').replace(/^([+-]?\d+),(\d+)$/, '$1.$2');
+  return NUMBER.test(text) ? Number(text) : cell;
+}
+
+/** A list cell ("a, b, c") as its trimmed non-empty items; undefined when there are none. */
+export function listCell(cell: string, separator = ','): string[] | undefined {
+  const items = cell
+    .split(separator)
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  return items.length > 0 ? items : undefined;
+}
+
+/** Booleans as platforms write them (TRUE/FALSE, true/false, yes/no, 1/0); undefined for anything else. */
+export function booleanCell(cell: string): boolean | undefined {
+  const lower = cell.trim().toLowerCase();
+  if (['true', 'yes', '1'].includes(lower)) return true;
+  if (['false', 'no', '0'].includes(lower)) return false;
+  return undefined;
+}
+
+/**
+ * A reader that groups consecutive records: `continues(record, group)` says whether a record belongs to the
+ * group being read; `build(records)` makes the group's import line. A group is kept in memory until the
+ * next group starts (one product's rows), never the file.
+ */
+export function groupingReader(
+  continues: (record: CsvRecord, group: readonly CsvRecord[]) => boolean,
+  build: (records: readonly CsvRecord[]) => LayoutLine,
+): LayoutReader {
+  let group: CsvRecord[] = [];
+  const close = (): LayoutLine[] => {
+    if (group.length === 0) return [];
+    const line = build(group);
+    group = [];
+    return [line];
+  };
+  return {
+    push(record) {
+      if (group.length > 0 && continues(record, group)) {
+        group.push(record);
+        return [];
+      }
+      const done = close();
+      group = [record];
+      return done;
+    },
+    end: close,
+  };
+}
+
+/** Whether every cell of a record is empty (a record of commas only: skipped by the layouts). */
+export const emptyRecord = (record: CsvRecord) => record.cells.every((cell) => cell.trim() === '');
+
+/** The columns of `required` (each a list of alternative names) the header lacks, named by their first name. */
+export function missingOf(header: CsvHeader, required: readonly (readonly string[])[]): string[] {
+  return required.filter((names) => header.find(...names) === undefined).map((names) => names.join(' or '));
+}

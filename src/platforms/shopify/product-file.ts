@@ -1,0 +1,42 @@
+import type { CsvHeader, CsvRecord } from '../types.js';
+import { type ShopifyTarget, shopifyProductColumn, unlistedColumnLevel } from './product-columns.js';
+
+/** A column of the file, resolved once per file: its header as written, its position, where it lands. */
+export interface FileColumn {
+  index: number;
+  header: string;
+  target: ShopifyTarget;
+  level: 'product' | 'variant' | 'image';
+  option?: 1 | 2 | 3;
+}
+
+/** The file's columns by target (the first column of a target wins), and its customFields columns. */
+export interface ShopifyFile {
+  header: CsvHeader;
+  by: Partial<Record<ShopifyTarget, FileColumn>>;
+  options: { name?: FileColumn; value?: FileColumn }[];
+  statusColumns: FileColumn[];
+  custom: FileColumn[];
+}
+
+/** Resolves the header row once per file: which column is which. */
+export function resolve(header: CsvHeader): ShopifyFile {
+  const file: ShopifyFile = { header, by: {}, options: [{}, {}, {}], statusColumns: [], custom: [] };
+  header.names.forEach((name, index) => {
+    if (name.trim() === '' || header.index(name) !== index) return;
+    const entry = shopifyProductColumn(name);
+    const column: FileColumn = entry
+      ? { index, header: name, target: entry.target, level: entry.level, option: entry.option }
+      : { index, header: name, target: 'customFields', level: unlistedColumnLevel(name) };
+    if (column.target === 'optionName' || column.target === 'optionValue') {
+      const slot = file.options[(column.option ?? 1) - 1];
+      slot[column.target === 'optionName' ? 'name' : 'value'] = column;
+    } else if (column.target === 'status') file.statusColumns.push(column);
+    else if (column.target === 'customFields') file.custom.push(column);
+    else file.by[column.target] ??= column;
+  });
+  return file;
+}
+
+/** A record's cell in a column of the file: trimmed, '' when the file lacks the column. */
+export const cellOf = (record: CsvRecord, column: FileColumn | undefined) => (column ? (record.cells[column.index] ?? '').trim() : '');

@@ -1,0 +1,139 @@
+import type { LineBuilder } from '../lines.js';
+import { numberCell } from '../lines.js';
+import type { CsvRecord } from '../types.js';
+import { imageFieldKey, type ShopifyTarget } from './product-columns.js';
+import { cellOf, type FileColumn, type ShopifyFile } from './product-file.js';
+
+/** The variant columns and the field each sets: on a variant, and on a simple product. */
+const VARIANT_FIELDS: readonly { target: ShopifyTarget; variant: string; simple: string | null; number: boolean }[] = [
+  { target: 'sku', variant: 'sku', simple: 'sku', number: false },
+  { target: 'price', variant: 'price', simple: 'price', number: true },
+  { target: 'salePrice', variant: 'salePrice', simple: 'comparePrice', number: true },
+  { target: 'stock', variant: 'stock', simple: 'totalStock', number: true },
+  { target: 'barcode', variant: 'barcode', simple: 'barcode', number: false },
+  { target: 'weightGrams', variant: 'weightGrams', simple: 'weightGrams', number: true },
+  // a simple product has no variant to carry an image of its own: the cell goes to its customFields
+  { target: 'image', variant: 'image', simple: null, number: false },
+];
+
+/** The product's images, in Image Position order (file order for equal or missing positions), with per-image cells. */
+export function readImages(file: ShopifyFile, line: LineBuilder, records: readonly CsvRecord[], fields: Record<string, unknown>): void {
+  const perImage = file.custom.filter((column) => column.level === 'image');
+  const found = records.flatMap((record, order) => {
+    const src = cellOf(record, file.by.imageSrc);
+    if (src === '') return [];
+    const position = numberCell(cellOf(record, file.by.imagePosition));
+    return [{ src, record, order, position: typeof position === 'number' ? position : Number.POSITIVE_INFINITY }];
+  });
+  if (found.length === 0) return;
+  found.sort((a, b) => a.position - b.position || a.order - b.order);
+  line.value.images = found.map((image) => image.src);
+  found.forEach((image, i) => {
+    line.source(`images[${i}]`, image.record.line, file.by.imageSrc?.header);
+    for (const column of perImage) {
+      const cell = cellOf(image.record, column);
+      if (cell === '') continue;
+      const key = imageFieldKey(column.header, i + 1);
+      fields[key] = cell;
+      line.source(`customFields.${key}`, image.record.line, column.header);
+    }
+  });
+  line.source('images', found[0].record.line, file.by.imageSrc?.header);
+}
+
+const isSimple = (names: string[], first: CsvRecord, file: ShopifyFile) =>
+  names.length === 0 ||
+  (names.length === 1 &&
+    names[0].toLowerCase() === 'title' &&
+    ['default title', ''].includes(cellOf(first, file.options[0].value).toLowerCase()));
+
+/**
+ * Shopify takes a compare-at price at or below the price (and shows no sale); Storefront requires the
+ * compare price to be at least the price. Such a cell is kept in customFields under its header instead,
+ * so the product imports and the cell is not lost.
+ */
+function keepLowCompareAt(
+  values: Record<string, unknown>,
+  custom: Record<string, unknown>,
+  file: ShopifyFile,
+  line: LineBuilder,
+  record: CsvRecord,
+  path: string,
+  simple: boolean,
+): void {
+  const name = simple ? 'comparePrice' : 'salePrice';
+  const compare = values[name];
+  const column = file.by.salePrice;
+  if (typeof compare !== 'number' || typeof values.price !== 'number' || compare >= values.price || !column) return;
+  delete values[name];
+  custom[column.header] = cellOf(record, column);
+  line.sources.delete(`${path}${name}`);
+  line.source(`${path}customFields.${column.header}`, record.line, column.header);
+}
+
+/** The variant-level cells of a record: its fields (under `path`) and its customFields. */
+function variantCells(file: ShopifyFile, line: LineBuilder, record: CsvRecord, path: string, simple: boolean) {
+  const values: Record<string, unknown> = {};
+  const custom: Record<string, unknown> = {};
+  for (const field of VARIANT_FIELDS) {
+    const column = file.by[field.target];
+    const cell = cellOf(record, column);
+    if (cell === '' || !column) continue;
+    const name = simple ? field.simple : field.variant;
+    if (name === null) {
+      custom[column.header] = cell;
+      line.source(`${path}customFields.${column.header}`, record.line, column.header);
+      continue;
+    }
+    values[name] = field.number ? numberCell(cell) : cell;
+    line.source(`${path}${name}`, record.line, column.header);
+  }
+  keepLowCompareAt(values, custom, file, line, record, path, simple);
+  for (const column of file.custom) {
+    const cell = cellOf(record, column);
+    if (column.level !== 'variant' || cell === '') continue;
+    custom[column.header] = cell;
+    line.source(`${path}customFields.${column.header}`, record.line, column.header);
+  }
+  return { values, custom };
+}
+
+/**
+ * The options and variants (or a simple product's own fields). Option names come from the first record;
+ * a record with an option value is a variant, one without is an image row.
+ */
+export function readVariants(file: ShopifyFile, line: LineBuilder, records: readonly CsvRecord[], fields: Record<string, unknown>): void {
+  const first = records[0];
+  const slots = file.options.filter((slot): slot is { name: FileColumn; value?: FileColumn } => cellOf(first, slot.name) !== '');
+  const names = slots.map((slot) => cellOf(first, slot.name));
+  if (isSimple(names, first, file)) {
+    const { values, custom } = variantCells(file, line, first, '', true);
+    Object.assign(line.value, values);
+    Object.assign(fields, custom);
+    return;
+  }
+  const optionValues = names.map(() => new Map<string, number>());
+  const variants: Record<string, unknown>[] = [];
+  slots.forEach((slot, i) => {
+    line.source(`options[${i}]`, first.line, slot.name.header);
+  });
+  for (const record of records) {
+    const cells = slots.map((slot) => cellOf(record, slot.value));
+    if (cells.every((cell) => cell === '')) continue;
+    const path = `variants[${variants.length}].`;
+    const attributes: Record<string, string> = {};
+    cells.forEach((cell, i) => {
+      if (cell === '') return;
+      attributes[names[i]] = cell;
+      if (!optionValues[i].has(cell)) {
+        optionValues[i].set(cell, optionValues[i].size);
+        line.source(`options[${i}].values[${optionValues[i].size - 1}]`, record.line, slots[i].value?.header);
+      }
+    });
+    line.source(`${path}attributes`, record.line, slots[0].value?.header);
+    const { values, custom } = variantCells(file, line, record, path, false);
+    variants.push({ attributes, ...values, ...(Object.keys(custom).length > 0 ? { customFields: custom } : {}) });
+  }
+  line.value.options = names.map((name, i) => ({ name, values: [...optionValues[i].keys()] }));
+  line.value.variants = variants;
+}

@@ -1,0 +1,207 @@
+import { invalidField } from '../../errors.js';
+import { suppliedSlug, toSlug } from '../../shared/index.js';
+import { emptyRecord, groupingReader, LineBuilder, listCell, missingOf, numberCell } from '../lines.js';
+import type { CsvHeader, CsvLayout, CsvRecord, LayoutLine } from '../types.js';
+import { GRAMS_PER, type WooTarget, wooProductColumn } from './product-columns.js';
+import { readVariations, type WooParent } from './variations.js';
+
+/**
+ * WooCommerce's product CSV (its exporter's columns; product-columns.ts says where each lands). A
+ * `simple` row (or grouped, external) is a product; a `variable` row is a product whose Attribute columns
+ * make its options; `variation` rows name their variable product in `Parent` (`id:<ID>` or its SKU) and
+ * become the variant fields of that product: consecutive variations of one parent make one line.
+ */
+
+export interface WooColumn {
+  index: number;
+  header: string;
+}
+
+export interface WooFile {
+  by: Partial<Record<WooTarget, WooColumn>>;
+  /** Attribute N: its name and value(s) columns, in N order */
+  attributes: { name?: WooColumn; values?: WooColumn }[];
+  weightUnit: number;
+  /** every other column: customFields under its header */
+  custom: WooColumn[];
+}
+
+function resolve(header: CsvHeader): WooFile {
+  const file: WooFile = { by: {}, attributes: [], weightUnit: 1, custom: [] };
+  const numbered = new Map<number, { name?: WooColumn; values?: WooColumn }>();
+  header.names.forEach((name, index) => {
+    if (name.trim() === '' || header.index(name) !== index) return;
+    const entry = wooProductColumn(name);
+    const column = { index, header: name };
+    if (!entry || file.by[entry.target]) {
+      file.custom.push(column);
+      return;
+    }
+    if (entry.target === 'attributeName' || entry.target === 'attributeValues') {
+      const n = Number(/\d+/.exec(name)?.[0]);
+      const slot = numbered.get(n) ?? {};
+      slot[entry.target === 'attributeName' ? 'name' : 'values'] = column;
+      numbered.set(n, slot);
+      return;
+    }
+    if (entry.target === 'weight') file.weightUnit = GRAMS_PER[(/\((\w+)\)/.exec(name)?.[1] ?? 'g').toLowerCase()] ?? 1;
+    file.by[entry.target] = column;
+  });
+  file.attributes = [...numbered.entries()].sort(([a], [b]) => a - b).map(([, slot]) => slot);
+  return file;
+}
+
+export const wooCell = (record: CsvRecord, column: WooColumn | undefined) => (column ? (record.cells[column.index] ?? '').trim() : '');
+
+const typeOf = (file: WooFile, record: CsvRecord) => wooCell(record, file.by.type).toLowerCase();
+const isVariation = (file: WooFile, record: CsvRecord) => /\bvariation\b/.test(typeOf(file, record));
+
+/** A weight cell in grams, from the unit of its header. */
+export function gramsOf(file: WooFile, record: CsvRecord): number | string | undefined {
+  const weight = numberCell(wooCell(record, file.by.weight));
+  return typeof weight === 'number' ? Math.round(weight * file.weightUnit * 1000) / 1000 : weight;
+}
+
+/** Sale price, when set, is the price, and Regular price the compare price; else Regular price is the price. */
+export function pricesOf(
+  file: WooFile,
+  record: CsvRecord,
+): { price?: unknown; compare?: unknown; priceColumn?: string; compareColumn?: string } {
+  const regular = numberCell(wooCell(record, file.by.regularPrice));
+  const sale = numberCell(wooCell(record, file.by.salePrice));
+  if (sale === undefined) return { price: regular, priceColumn: file.by.regularPrice?.header };
+  return { price: sale, compare: regular, priceColumn: file.by.salePrice?.header, compareColumn: file.by.regularPrice?.header };
+}
+
+/** Categories: `A > B, C` → [[A, B], [C]]. */
+const categoriesOf = (cell: string) =>
+  (listCell(cell) ?? []).map((path) =>
+    path
+      .split('>')
+      .map((title) => title.trim())
+      .filter(Boolean),
+  );
+
+/** What one file's reader remembers: its variable products (for their variations), the ID each name-slug was first given to. */
+interface WooMemory {
+  parents: Map<string, WooParent>;
+  slugOwners: Map<string, string>;
+}
+
+/**
+ * The handle of a product without a Slug cell: the slug of its Name; when an earlier product of the file
+ * (another `ID`) already has that slug, the slug plus `-<ID>`, so the later product does not overwrite the
+ * earlier one. Derived from the file alone (its order and IDs), so re-importing it finds the same products.
+ */
+function nameHandle(name: string, id: string, slugOwners: Map<string, string>): string {
+  const slug = suppliedSlug(name);
+  const owner = slugOwners.get(slug);
+  if (owner === undefined) slugOwners.set(slug, id);
+  if (owner === undefined || owner === id || id === '') return slug;
+  // cut the name's part, not the ID's, so a long name keeps its suffix within the handle's 255 characters
+  return `${suppliedSlug(slug.slice(0, 240))}-${toSlug(id)}`;
+}
+
+function productLine(file: WooFile, record: CsvRecord, { parents, slugOwners }: WooMemory): LayoutLine {
+  const line = new LineBuilder(record);
+  const { by } = file;
+  const at = (field: string, value: unknown, column: WooColumn | undefined) => line.set(field, value, record.line, column?.header);
+  const name = wooCell(record, by.name);
+  const slug = wooCell(record, by.slug);
+  at('handle', slug || (name ? nameHandle(name, wooCell(record, by.id), slugOwners) : undefined), by.slug ?? by.name);
+  at('title', name || undefined, by.name);
+  const description = by.description ? (record.cells[by.description.index] ?? '') : '';
+  at('description', description.trim() === '' ? undefined : description, by.description);
+  const published = wooCell(record, by.published);
+  at('status', published === '' ? undefined : published === '1' ? 'active' : 'disabled', by.published);
+  at('tags', listCell(wooCell(record, by.tags)), by.tags);
+  at('images', listCell(wooCell(record, by.images)), by.images);
+  const customFields: Record<string, unknown> = {};
+  const keep = (column: WooColumn | undefined) => {
+    const cell = wooCell(record, column);
+    if (!column || cell === '') return;
+    customFields[column.header] = cell;
+    line.source(`customFields.${column.header}`, record.line, column.header);
+  };
+  for (const column of [...file.custom, by.id, by.type, by.published]) keep(column);
+  const { price, compare, priceColumn, compareColumn } = pricesOf(file, record);
+  line.set('price', price, record.line, priceColumn);
+  line.set('comparePrice', compare, record.line, compareColumn);
+  const options = /\bvariable\b/.test(typeOf(file, record)) ? optionsOf(file, record) : [];
+  if (options.length > 0) {
+    line.value.options = options;
+    file.attributes.forEach((slot, i) => {
+      line.source(`options[${i}]`, record.line, slot.name?.header);
+    });
+    for (const column of [by.sku, by.stock, by.weight]) keep(column);
+  } else {
+    at('sku', wooCell(record, by.sku) || undefined, by.sku);
+    at('totalStock', numberCell(wooCell(record, by.stock)), by.stock);
+    at('weightGrams', gramsOf(file, record), by.weight);
+    for (const slot of file.attributes) for (const column of [slot.name, slot.values]) keep(column);
+  }
+  if (Object.keys(customFields).length > 0) line.value.customFields = customFields;
+  const done = line.done(record.line);
+  const handle = line.value.handle;
+  if (options.length > 0 && typeof handle === 'string') {
+    const parent = { handle, title: name, options };
+    const id = wooCell(record, by.id);
+    const sku = wooCell(record, by.sku);
+    if (id) parents.set(`id:${id}`, parent);
+    if (sku) parents.set(`sku:${sku.toLowerCase()}`, parent);
+  }
+  const categories = categoriesOf(wooCell(record, by.categories));
+  line.source('selectedCollections', record.line, by.categories?.header);
+  return categories.length > 0 ? { ...done, collections: categories } : done;
+}
+
+/** A variable row's options: each Attribute N with a name and values (comma-separated). */
+function optionsOf(file: WooFile, record: CsvRecord): { name: string; values: string[] }[] {
+  return file.attributes.flatMap((slot) => {
+    const name = wooCell(record, slot.name);
+    const values = listCell(wooCell(record, slot.values));
+    return name && values ? [{ name, values }] : [];
+  });
+}
+
+/** The parent a variation row names: `id:<ID>`, or a SKU. */
+export function parentOf(file: WooFile, record: CsvRecord, parents: Map<string, WooParent>): WooParent | undefined {
+  const named = wooCell(record, file.by.parent);
+  return parents.get(/^id:/i.test(named) ? `id:${named.slice(3).trim()}` : `sku:${named.toLowerCase()}`);
+}
+
+function variationLine(file: WooFile, records: readonly CsvRecord[], parents: Map<string, WooParent>): LayoutLine {
+  const first = records[0];
+  const parent = parentOf(file, first, parents);
+  if (!parent) {
+    const sources = new Map([['parent', { line: first.line, column: file.by.parent?.header ?? 'Parent' }]]);
+    const error = invalidField('parent', 'names no variable product earlier in the file (by id:<ID> or SKU)');
+    return { line: first.line, lastLine: records[records.length - 1].line, error, sources };
+  }
+  const line = new LineBuilder(first);
+  line.set('handle', parent.handle, first.line, file.by.parent?.header);
+  line.set('title', parent.title, first.line, file.by.parent?.header);
+  readVariations(file, line, records, parent);
+  return line.done(records[records.length - 1].line);
+}
+
+export const wooProducts: CsvLayout = {
+  name: 'woocommerce-products',
+  format: 'woocommerce',
+  resource: 'products',
+  replaysOnResume: true,
+  missingColumns: (header) => missingOf(header, [['Type'], ['Name']]),
+  open(header) {
+    const file = resolve(header);
+    const memory: WooMemory = { parents: new Map(), slugOwners: new Map() };
+    const reader = groupingReader(
+      (record, group) =>
+        isVariation(file, record) && isVariation(file, group[0]) && wooCell(record, file.by.parent) === wooCell(group[0], file.by.parent),
+      (records) => (isVariation(file, records[0]) ? variationLine(file, records, memory.parents) : productLine(file, records[0], memory)),
+    );
+    return {
+      push: (record) => (emptyRecord(record) ? [] : reader.push(record)),
+      end: () => reader.end(),
+    };
+  },
+};

@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TestContext, TestStore } from '../helpers.js';
+import { runStoreJobs } from './jobs.fixtures.js';
+
+export const CSV = { 'content-type': 'text/csv' };
+
+/** A CSV fixture of test/fixtures/csv/ as text. */
+export const csvFixture = (name: string) => readFileSync(join(import.meta.dirname, '..', 'fixtures', 'csv', name), 'utf8');
+
+/** POST /imports with a CSV body; `query` adds to `resource=` (e.g. "&format=shopify&dryRun=true"). */
+export function postCsv(t: TestContext, store: TestStore, resource: string, body: string | Buffer, query = '') {
+  return t.call(store, 'POST', `/imports?resource=${resource}${query}`, body, CSV);
+}
+
+/** Imports a CSV and runs its job to the end: the finished job and its error rows. */
+export async function importCsv(t: TestContext, store: TestStore, resource: string, body: string | Buffer, query = '') {
+  const posted = await postCsv(t, store, resource, body, query);
+  if (posted.status !== 202) throw new Error(`POST /imports: ${posted.status} ${JSON.stringify(posted.body)}`);
+  await runStoreJobs(t, store);
+  const job = (await t.call(store, 'GET', `/jobs/${posted.body.data.id}`)).body.data;
+  const errors = (await t.call(store, 'GET', `/jobs/${posted.body.data.id}/errors?limit=100`)).body.data;
+  return { job, errors };
+}
+
+/** The store's product with a handle, as GET /products/{id} returns it. */
+export async function productByHandle(t: TestContext, store: TestStore, handle: string) {
+  const listed = (await t.call(store, 'GET', `/products?handle=${encodeURIComponent(handle)}`)).body.data;
+  if (listed.length !== 1) throw new Error(`no product ${handle}`);
+  return (await t.call(store, 'GET', `/products/${listed[0].id}`)).body.data;
+}
+
+/** A CSV row from cells (quoted when needed, RFC 4180). */
+export const csvRow = (cells: readonly (string | number)[], delimiter = ',') =>
+  cells
+    .map(String)
+    .map((cell) => (/[",;\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell))
+    .join(delimiter);
