@@ -44,18 +44,35 @@ export function literal(value: string): string {
 export type Run<R> = (text: string, values: readonly unknown[]) => Promise<R>;
 
 /**
+ * A statement with its parameters written in as literals, so it can share a simple-protocol message; or
+ * undefined when it cannot be (a binary value, or a text the scan for `$n` outside quotes does not follow).
+ */
+export type Inline = (text: string, values: readonly unknown[]) => string | undefined;
+
+/**
  * Wraps a connection's `run` (one wrapper per connection: what it holds is that session's) so that
  * statements marked `withCommit` wait for the transaction's next parameterless statement, and those marked
- * `afterCommit` follow its COMMIT. `heldResult` is what a held statement resolves to (its rows are never
- * read); `last` picks the final statement's result from a multi-statement answer.
+ * `afterCommit` follow its COMMIT. With `inline`, the BEGIN is held too and travels with the transaction's
+ * first statement, whose parameters are then written in as literals: one round trip less per transaction
+ * (docs/performance-history/notebook.md, "BEGIN with the first statement"). `heldResult` is what a held
+ * statement resolves to (its rows are never read); `last` picks the final statement's result from a
+ * multi-statement answer.
  */
-export function holdingForCommit<R>(run: Run<R>, heldResult: () => R, last: (answer: R) => R): Run<R> {
+export function holdingForCommit<R>(run: Run<R>, heldResult: () => R, last: (answer: R) => R, inline?: Inline): Run<R> {
   let held: string[] = [];
   let after: string[] = [];
   let inTransaction = false;
+  let beginHeld = false;
   return async (text, values) => {
     const command = text.trimStart().slice(0, 20).toLowerCase();
-    if (command === 'begin' || command.startsWith('start transaction')) inTransaction = true;
+    if (command === 'begin' || command.startsWith('start transaction')) {
+      inTransaction = true;
+      if (inline && !held.length) {
+        held = [text];
+        beginHeld = true;
+        return heldResult();
+      }
+    }
     if (inTransaction && !values.length && (text.startsWith(MARK) || text.startsWith(AFTER_MARK))) {
       (text.startsWith(MARK) ? held : after).push(text);
       return heldResult();
@@ -66,14 +83,42 @@ export function holdingForCommit<R>(run: Run<R>, heldResult: () => R, last: (ans
       inTransaction = false;
       after = [];
     }
+    const neverBegun = beginHeld;
+    beginHeld = false;
     if (!held.length && !following.length) return run(text, values);
     const sending = held;
     held = [];
-    if (command === 'rollback') return run(text, values);
-    if (values.length) {
+    // nothing reached the server: there is nothing to roll back
+    if (command === 'rollback') return neverBegun ? heldResult() : run(text, values);
+    const written = values.length ? inline?.(text, values) : text;
+    if (written === undefined) {
       await run(sending.join(';\n'), []);
       return run(text, values);
     }
-    return last(await run([...sending, text, ...following].join(';\n'), []));
+    return last(await run([...sending, written, ...following].join(';\n'), []));
+  };
+}
+
+/**
+ * `inline` for a driver whose parameters are text (`format` turns a value into it, null for NULL, or a
+ * Buffer for a binary one): `$n` replaced by the value as a literal. A literal has the type "unknown" until
+ * its context gives it one, exactly as an untyped parameter does, so the statement means the same.
+ */
+/** What the scan below does not follow: comments, dollar quotes and backslash-escaped quotes. */
+const UNSCANNED = /--|\/\*|\$\$|\\'/;
+const QUOTED_OR_PLACEHOLDER = /'(?:[^']|'')*'|\$(\d+)/g;
+
+export function inlineWith(format: (value: unknown) => unknown): Inline {
+  return (text, values) => {
+    if (UNSCANNED.test(text)) return undefined;
+    const literals: string[] = [];
+    for (const value of values) {
+      const formatted = format(value);
+      if (formatted === null) literals.push('NULL');
+      else if (typeof formatted === 'string') literals.push(literal(formatted));
+      else return undefined;
+    }
+    // quoted strings are passed over whole, so a `$1` inside one stays as it is
+    return text.replace(QUOTED_OR_PLACEHOLDER, (match, n?: string) => (n === undefined ? match : (literals[Number(n) - 1] ?? match)));
   };
 }

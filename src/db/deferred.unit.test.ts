@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holdingForCommit, literal } from './deferred.js';
+import { holdingForCommit, inlineWith, literal } from './deferred.js';
 
 // What `withCommit('INSERT INTO t VALUES (1)')` sends: the statement behind the connection's mark.
 const HELD = '/* sf:with-commit */ INSERT INTO t VALUES (1)';
@@ -107,5 +107,70 @@ describe('literal', () => {
 
   it('writes backslashes in the escape-string form', () => {
     expect(literal("a\\b'c")).toBe("E'a\\\\b''c'");
+  });
+});
+
+describe('the BEGIN held for the first statement (with an inliner)', () => {
+  const inline = inlineWith((value) => (value instanceof Uint8Array ? value : value == null ? null : String(value)));
+  function recordingInlined() {
+    const sent: [string, readonly unknown[]][] = [];
+    const run = holdingForCommit<string>(
+      async (text, values) => {
+        sent.push([text, values]);
+        return text;
+      },
+      () => 'held',
+      (answer) => `last of ${answer}`,
+      inline,
+    );
+    return { sent, run };
+  }
+
+  it('sends the BEGIN with the first statement, its parameters written as literals', async () => {
+    const { sent, run } = recordingInlined();
+    expect(await run('begin', [])).toBe('held');
+    expect(await run('insert into t values ($1, $2, $10)', ["it's", null, ...Array(7).fill(0), 'ten'])).toBe(
+      "last of begin;\ninsert into t values ('it''s', NULL, 'ten')",
+    );
+    await run('select $1', [1]);
+    await run(HELD, []);
+    await run('commit', []);
+    expect(sent.map(([text]) => text)).toEqual(["begin;\ninsert into t values ('it''s', NULL, 'ten')", 'select $1', `${HELD};\ncommit`]);
+  });
+
+  it('leaves what is quoted as it is', async () => {
+    const { sent, run } = recordingInlined();
+    await run('begin', []);
+    await run("select $1, ' $1 '' $2 ', E' ', $2", ['a', 'b']);
+    expect(sent.map(([text]) => text)).toEqual(["begin;\nselect 'a', ' $1 '' $2 ', E' ', 'b'"]);
+  });
+
+  it.each([
+    ["select $1 where x = E'\\'' "],
+    ['select $1 /* a comment */'],
+    ['select $1 -- a comment'],
+    ['select $$ $1 $$'],
+  ])('sends the BEGIN alone before a text the scan does not follow: %s', async (text) => {
+    const { sent, run } = recordingInlined();
+    await run('begin', []);
+    await run(text, [1]);
+    expect(sent.map(([sentText]) => sentText)).toEqual(['begin', text]);
+  });
+
+  it('sends the BEGIN alone before a binary value', async () => {
+    const { sent, run } = recordingInlined();
+    await run('begin', []);
+    await run('select $1', [new Uint8Array([1])]);
+    expect(sent.map(([text]) => text)).toEqual(['begin', 'select $1']);
+  });
+
+  it('sends nothing for a transaction rolled back before its first statement, and BEGIN with a bare COMMIT', async () => {
+    const { sent, run } = recordingInlined();
+    await run('begin', []);
+    await run(HELD, []);
+    expect(await run('rollback', [])).toBe('held');
+    await run('begin', []);
+    await run('commit', []);
+    expect(sent.map(([text]) => text)).toEqual(['begin;\ncommit']);
   });
 });

@@ -1,6 +1,7 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
-import { holdingForCommit } from './deferred.js';
+import pgUtils from 'pg/lib/utils.js';
+import { holdingForCommit, inlineWith } from './deferred.js';
 import { PLAN_CHANGED, StatementNames } from './statement-names.js';
 
 /**
@@ -10,6 +11,9 @@ import { PLAN_CHANGED, StatementNames } from './statement-names.js';
  */
 
 const names = new StatementNames();
+
+/** A transaction's first statement written out with the values pg would have sent as its text parameters. */
+const inlineText = inlineWith((value) => pgUtils.prepareValue(value));
 
 function preparing(client: pg.PoolClient): PostgresPoolClient {
   const query = async (text: string, values: readonly unknown[]) => {
@@ -28,7 +32,7 @@ function preparing(client: pg.PoolClient): PostgresPoolClient {
   const lastOf = (answer: pg.QueryResult) => (Array.isArray(answer) ? (answer.at(-1) as pg.QueryResult) : answer);
   const held = () => ({ command: 'INSERT', rowCount: 0, rows: [], fields: [], oid: 0 }) as pg.QueryResult;
   // Streaming (cursors) is not configured, so Kysely only ever calls query(text, values).
-  return { query: holdingForCommit(query, held, lastOf), release: () => client.release() } as unknown as PostgresPoolClient;
+  return { query: holdingForCommit(query, held, lastOf, inlineText), release: () => client.release() } as unknown as PostgresPoolClient;
 }
 
 /** The pool as Kysely's PostgresDialect takes it, preparing named statements; one wrapper per pg client. */

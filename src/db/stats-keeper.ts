@@ -55,6 +55,18 @@ interface TableState {
 /** `INSERT INTO t`, `UPDATE t`, `DELETE FROM t` at the start of raw SQL; the name may also follow as `sql.table(…)`. */
 const RAW_WRITE = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(?:"?([a-z_][a-z0-9_]*)"?)?/i;
 
+/**
+ * Raw SQL that starts with a WITH: its main statement is the INSERT, UPDATE or DELETE that follows the
+ * last CTE's closing parenthesis. The affected rows reported are the main statement's, so only its table
+ * is counted (a CTE's writes go uncounted: keep the large write the main one).
+ */
+const WITH = /^\s*WITH\b/i;
+const MAIN_WRITE = /^\s*WITH\b[\s\S]*\)\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?([a-z_][a-z0-9_]*)"?/i;
+
+function mainWriteOf(text: string): string | undefined {
+  return MAIN_WRITE.exec(text)?.[1]?.toLowerCase();
+}
+
 function tableName(node: OperationNode | undefined): string | undefined {
   if (!node) return undefined;
   if (node.kind === 'TableNode') return (node as unknown as { table: { identifier: { name: string } } }).table.identifier.name;
@@ -75,6 +87,7 @@ export function writtenTable(node: RootOperationNode): string | undefined {
     case 'DeleteQueryNode':
       return node.from.froms.length === 1 ? tableName(node.from.froms[0]) : undefined;
     case 'RawNode': {
+      if (WITH.test(node.sqlFragments[0] ?? '')) return mainWriteOf(node.sqlFragments.join(' ? '));
       const match = RAW_WRITE.exec(node.sqlFragments[0] ?? '');
       if (!match) return undefined;
       return match[1] ? match[1].toLowerCase() : match[0] === node.sqlFragments[0] ? tableName(node.parameters[0]) : undefined;

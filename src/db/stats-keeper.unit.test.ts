@@ -26,6 +26,18 @@ describe('writtenTable', () => {
     expect(writtenTable(sql`INSERT INTO ${'variants'} (id) VALUES (1)`.compile(db).query)).toBeUndefined();
   });
 
+  it('names the main statement’s table of raw SQL that starts with a WITH', () => {
+    const links = sql`WITH links AS (INSERT INTO variant_attribute_values (v) SELECT ${'x'} FROM unnest(${['a']}::text[]) AS l(v))`;
+    expect(writtenTable(sql`${links} INSERT INTO variants (id) SELECT ${'y'}`.compile(db).query)).toBeUndefined();
+    expect(
+      writtenTable(sql`WITH a AS (SELECT ${1}), b AS (DELETE FROM x) INSERT INTO "variants" (id) SELECT ${'y'} FROM a`.compile(db).query),
+    ).toBe('variants');
+    expect(writtenTable(sql`with gone as (delete from links returning v) update products set x = ${1} from gone`.compile(db).query)).toBe(
+      'products',
+    );
+    expect(writtenTable(sql`WITH a AS (INSERT INTO links (v) VALUES (${1})) SELECT * FROM a`.compile(db).query)).toBeUndefined();
+  });
+
   it('ignores reads and anything else', () => {
     expect(writtenTable(db.selectFrom('products').select('id').compile().query)).toBeUndefined();
     expect(writtenTable(sql`SELECT 1 FROM products`.compile(db).query)).toBeUndefined();

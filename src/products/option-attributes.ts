@@ -1,27 +1,32 @@
 import { optionValueIds } from '../attributes/index.js';
 import type { Tx } from '../db/index.js';
 import type { Combination, ProductOption } from './options.js';
-import { deleteVariantValueLinks, insertVariantValueLinks } from './variants.sql.js';
+import { deleteVariantValueLinks, type ValueLinks } from './variants.sql.js';
 
 /**
  * Option names and values as the store's Attributes and AttributeValues (CONTRACT §6), and the
  * links of each variant to the AttributeValues of its combination.
  */
 
-/** Replaces the attribute combinations of a product's variants with those of `variants` (a new product has none to remove). */
-export async function linkVariantValues(
+/**
+ * The links of `variants` to the AttributeValues of their combinations, the values found or made first
+ * (optionValueIds); a product's old links are removed unless it is new (`fresh`). The caller inserts them,
+ * with the product's new variants when it has some (insertVariants' `linksOf`).
+ */
+export async function variantValueLinker(
   db: Tx,
   storeId: string,
   productId: string,
-  variants: { id: string; attributes: Combination }[],
   options: ProductOption[],
   fresh: boolean,
-): Promise<void> {
+): Promise<(variants: { id: string; attributes: Combination }[]) => ValueLinks> {
   const valueIds = await optionValueIds(db, storeId, options);
-  const links = { variantIds: [] as string[], valueIds: [] as string[] };
-  addValueLinks(links, variants, options, valueIds);
   if (!fresh) await deleteVariantValueLinks(db, storeId, productId);
-  await insertVariantValueLinks(db, storeId, links.variantIds, links.valueIds);
+  return (variants) => {
+    const links: ValueLinks = { variantIds: [], valueIds: [] };
+    addValueLinks(links, variants, options, valueIds);
+    return links;
+  };
 }
 
 /**

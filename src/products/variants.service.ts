@@ -1,7 +1,7 @@
 import type { Db, Tx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
 import { isId, runList } from '../shared/index.js';
-import { linkVariantValues } from './option-attributes.js';
+import { variantValueLinker } from './option-attributes.js';
 import { type Combination, type ProductOption, planVariants, skuOf } from './options.js';
 import type { UpdateVariantInput, VariantListQuery } from './products.schema.js';
 import { productExists, touchProduct, toVariantOutput, type VariantRow } from './products.sql.js';
@@ -9,6 +9,7 @@ import { applyEntries, changed, type Entries, type VariantValues, variantValueDe
 import {
   deleteVariants,
   insertVariants,
+  insertVariantValueLinks,
   lockVariant,
   moveVariants,
   type NewVariant,
@@ -86,10 +87,13 @@ export async function syncVariants(
   const updates = plan.keep.map((k, i) => ({ id: k.id, values: after[i] })).filter((u, i) => changed(before[i], u.values));
   await updateVariantValues(db, storeId, updates);
   const created = plan.create.map((variant, i) => ({ ...variant, values: after[plan.keep.length + i] }));
-  const rows = created.length ? await insertVariants(db, storeId, product.id, created) : [];
-  const all = [...plan.keep, ...rows.map((row, index) => ({ id: row.id, attributes: created[index].attributes }))];
-  await linkVariantValues(db, storeId, product.id, all, options, fresh);
-  return rows;
+  const linksOf = await variantValueLinker(db, storeId, product.id, options, fresh);
+  const allLinks = (rows: VariantRow[]) =>
+    linksOf([...plan.keep, ...rows.map((row, index) => ({ id: row.id, attributes: created[index].attributes }))]);
+  if (created.length) return insertVariants(db, storeId, product.id, created, allLinks);
+  const kept = allLinks([]);
+  await insertVariantValueLinks(db, storeId, kept.variantIds, kept.valueIds);
+  return [];
 }
 
 /** `variants` entries without `options`: applied to the product's variants as they are. */

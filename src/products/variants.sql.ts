@@ -53,19 +53,38 @@ function asJsonb(combination: Combination): Combination {
  * One statement for every new variant: columns travel as arrays, the shared values as scalars.
  * Returns the rows as written (what a read would return), in order, so a create reads nothing back.
  */
-export function insertVariants(db: Db, storeId: string, productId: string, created: NewVariant[]): Promise<VariantRow[]> {
+export function insertVariants(
+  db: Db,
+  storeId: string,
+  productId: string,
+  created: NewVariant[],
+  linksOf?: (rows: VariantRow[]) => ValueLinks,
+): Promise<VariantRow[]> {
   return insertVariantsOf(
     db,
     storeId,
     created.map((variant) => ({ ...variant, productId })),
+    linksOf,
   );
 }
 
-/** insertVariants for the variants of many products (an import batch's new products): still one statement. */
+/** Links of variants to AttributeValues, as two parallel columns (variant id, AttributeValue id). */
+export interface ValueLinks {
+  variantIds: string[];
+  valueIds: string[];
+}
+
+/**
+ * insertVariants for the variants of many products (an import batch's new products): still one statement.
+ * With `linksOf`, the links of variants to their AttributeValues (told the rows about to be written, ids
+ * included) are inserted by the same statement: their foreign keys are checked at its end, when the
+ * variants are there.
+ */
 export async function insertVariantsOf(
   db: Db,
   storeId: string,
   created: (NewVariant & { productId: string; createdAt?: Date })[],
+  linksOf?: (rows: VariantRow[]) => ValueLinks,
 ): Promise<VariantRow[]> {
   if (created.length === 0) return [];
   const now = new Date();
@@ -79,7 +98,10 @@ export async function insertVariantsOf(
   }));
   const times = rows.map((row) => row.created_at.toISOString());
   const column = <K extends keyof VariantValues>(key: K) => created.map((variant) => variant.values[key]);
-  await sql`INSERT INTO variants (store_id, id, product_id, position, attributes, price, sale_price, stock, sku,
+  const links = linksOf?.(rows) ?? { variantIds: [], valueIds: [] };
+  await sql`WITH links AS (INSERT INTO variant_attribute_values (store_id, variant_id, attribute_value_id)
+      SELECT ${storeId}, l.v, l.a FROM unnest(${links.variantIds}::text[], ${links.valueIds}::text[]) AS l(v, a))
+    INSERT INTO variants (store_id, id, product_id, position, attributes, price, sale_price, stock, sku,
       barcode, weight_grams, image, custom_fields, created_at, updated_at)
     SELECT ${storeId}, u.id, u.product_id, u.position, u.attributes::jsonb, u.price::numeric, u.sale_price::numeric, u.stock, u.sku,
       u.barcode, u.weight_grams::numeric, u.image, u.custom_fields::jsonb, u.created_at::timestamptz, u.created_at::timestamptz
