@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holdingForCommit, inlineWith, literal } from './deferred.js';
+import { holdingForCommit, type Inline, inlineWith, literal } from './deferred.js';
 
 // What `withCommit('INSERT INTO t VALUES (1)')` sends: the statement behind the connection's mark.
 const HELD = '/* sf:with-commit */ INSERT INTO t VALUES (1)';
@@ -7,7 +7,7 @@ const HELD = '/* sf:with-commit */ INSERT INTO t VALUES (1)';
 const AFTER = "/* sf:after-commit */ SELECT pg_notify('c', 'p')";
 
 /** A connection that records what it was sent and answers each message with its text. */
-function recording() {
+function recording(inline?: Inline) {
   const sent: [string, readonly unknown[]][] = [];
   const run = holdingForCommit<string>(
     async (text, values) => {
@@ -16,6 +16,7 @@ function recording() {
     },
     () => 'held',
     (answer) => `last of ${answer}`,
+    inline,
   );
   return { sent, run };
 }
@@ -112,19 +113,7 @@ describe('literal', () => {
 
 describe('the BEGIN held for the first statement (with an inliner)', () => {
   const inline = inlineWith((value) => (value instanceof Uint8Array ? value : value == null ? null : String(value)));
-  function recordingInlined() {
-    const sent: [string, readonly unknown[]][] = [];
-    const run = holdingForCommit<string>(
-      async (text, values) => {
-        sent.push([text, values]);
-        return text;
-      },
-      () => 'held',
-      (answer) => `last of ${answer}`,
-      inline,
-    );
-    return { sent, run };
-  }
+  const recordingInlined = () => recording(inline);
 
   it('sends the BEGIN with the first statement, its parameters written as literals', async () => {
     const { sent, run } = recordingInlined();
