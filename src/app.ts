@@ -21,7 +21,7 @@ import {
 import { startBlobPurge } from './blobs/index.js';
 import { collectionRecordKind, registerCollectionRoutes } from './collections/index.js';
 import type { Config } from './config.js';
-import { registerCustomerRoutes } from './customers/index.js';
+import { customerRecordKind, registerCustomerRoutes } from './customers/index.js';
 import type { Database } from './db/index.js';
 import { handleError } from './errors.js';
 import { newestEventAgeSeconds, registerEventRoutes, useRecordKinds } from './events/index.js';
@@ -100,7 +100,12 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
   // list cursors are signed with the deployment's secret, so any of its processes follows another's cursor
   useCursorSecret(config.jwtSecret);
   // the feed: how it reads the records a write changed on the side, and which kinds keep stored documents
-  useRecordKinds({ product: productRecordKind, collection: collectionRecordKind, attribute: attributeRecordKind });
+  useRecordKinds({
+    product: productRecordKind,
+    collection: collectionRecordKind,
+    attribute: attributeRecordKind,
+    customer: customerRecordKind,
+  });
   const ctx: AppContext = { db: database.db, config, media: createMediaStore(config, database), credentials: credentials.cache };
   // Import uploads: in the database on PostgreSQL, so any process may run (or resume) the job.
   const uploads = createUploadStore(config.dataDir, database);

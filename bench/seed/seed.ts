@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { createApiKey } from '../../src/api-keys/index.js';
 import { createCollection } from '../../src/collections/collections.service.js';
 import { loadConfig } from '../../src/config.js';
+import { rebuildCustomerDocuments } from '../../src/customers/customers.documents.js';
 import { type Db, openDatabase } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createMediaStore } from '../../src/media/backend.js';
@@ -135,9 +136,10 @@ async function seedAll(
   const customerIds = await timed(seconds, 'customers', () => seedCustomers(db, store.id, Math.floor(productCount / 2)));
   const plan = orderPlan(productCount * 2, shape.skew);
   const orderIds = await timed(seconds, 'orders', () => seedOrders(db, store.id, plan, products, customerIds));
-  // What the API's writes leave: each product's stored document (the seed calls the service and the import's
+  // What the API's writes leave: each product's and customer's stored document (the seed calls the service and the import's
   // applier directly, past the write door, which is where documents are written).
   await timed(seconds, 'product-documents', () => rebuildProductDocuments(db, store.id));
+  await timed(seconds, 'customer-documents', () => rebuildCustomerDocuments(db, store.id));
   // A fresh import is analyzed before it is measured, as autovacuum (PostgreSQL) or the server's timer (PGlite) would.
   await timed(seconds, 'vacuum-analyze', () => sql`VACUUM ANALYZE`.execute(db));
   return { order, storeId: store.id, apiKey: key, products, customerIds, orderIds, smartCollectionId };

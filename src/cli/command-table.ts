@@ -116,6 +116,13 @@ export const COMMANDS: CliCommand[] = [
     run: async (values) => (await data()).rebuildDocuments(values),
   },
   {
+    name: 'customers rebuild-documents',
+    summary: 'write the stored document GET /customers sends for every customer lacking a current one',
+    options: { store: { ...STORE, required: false, description: "only this store's customers (default: every store's)" } },
+    notes: 'For customers written before documents were kept or changed outside the API; the list builds those from their rows meanwhile.',
+    run: async (values) => (await data()).rebuildCustomerDocumentsOf(values),
+  },
+  {
     name: 'media migrate',
     summary: 'move media files from a directory into the configured media store (the database, or STOREFRONT_MEDIA_DIR)',
     options: {

@@ -1,7 +1,8 @@
 import { join, resolve } from 'node:path';
 import { createApiKey, listApiKeys, revokeApiKey } from '../api-keys/index.js';
 import { type Config, loadConfig } from '../config.js';
-import { type Database, DataDirLockedError, openMigratedDatabase, withTx } from '../db/index.js';
+import { rebuildCustomerDocuments } from '../customers/index.js';
+import { type Database, DataDirLockedError, type Db, openMigratedDatabase, withTx } from '../db/index.js';
 import { AppError, fromDatabaseError } from '../errors.js';
 import { createMediaStore, mediaBackendOf, migrateMediaDir } from '../media/index.js';
 import { rebuildProductDocuments } from '../products/index.js';
@@ -118,11 +119,16 @@ export function describeError(error: unknown): string {
 }
 
 /** Stored product documents for the store's (or every store's) products lacking a current one. */
-export function rebuildDocuments(values: OptionValues) {
+export const rebuildDocuments = (values: OptionValues) => rebuildEachStore(values, rebuildProductDocuments);
+
+/** Stored customer documents for the store's (or every store's) customers lacking a current one. */
+export const rebuildCustomerDocumentsOf = (values: OptionValues) => rebuildEachStore(values, rebuildCustomerDocuments);
+
+function rebuildEachStore(values: OptionValues, rebuild: (db: Db, storeId: string) => Promise<number>) {
   return withDatabase(async ({ db }) => {
     const stores = values.store === undefined ? await listStores(db) : [await requireStore(db, text(values, 'store'))];
     let documents = 0;
-    for (const store of stores) documents += await rebuildProductDocuments(db, store.id);
+    for (const store of stores) documents += await rebuild(db, store.id);
     return { stores: stores.length, documents };
   });
 }

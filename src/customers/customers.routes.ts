@@ -1,11 +1,27 @@
-import type { EventType } from '../events/index.js';
+import type { EventType, RecordKindFeed } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
-import { sendWrite } from '../http/index.js';
-import { DeletedEnvelope, hashPassword, IdParams, ok, okList } from '../shared/index.js';
+import { sendStoredList, sendWrite } from '../http/index.js';
+import { DeletedEnvelope, hashPassword, IdParams, ok } from '../shared/index.js';
+import { writeCustomerDocuments } from './customers.documents.js';
 import { CreateCustomerBody, CustomerEnvelope, CustomerListEnvelope, CustomerListQuery, UpdateCustomerBody } from './customers.schema.js';
-import { createCustomer, currentCustomer, deleteCustomer, getCustomer, listCustomers, updateCustomer } from './customers.service.js';
+import {
+  createCustomer,
+  currentCustomer,
+  deleteCustomer,
+  getCustomer,
+  getCustomersByIds,
+  listCustomerTexts,
+  updateCustomer,
+} from './customers.service.js';
 
 const tags = ['Customers'];
+
+/** How the feed reads customers, and the stored document every customer a write creates or changes gets with its event. */
+export const customerRecordKind: RecordKindFeed = {
+  load: getCustomer,
+  loadMany: getCustomersByIds,
+  storeDocuments: writeCustomerDocuments,
+};
 const read = { scope: 'customers:read' };
 const write = (event: EventType) => ({ scope: 'customers:write', event });
 
@@ -14,10 +30,8 @@ export async function registerCustomerRoutes(app: App, ctx: AppContext): Promise
   app.get(
     '/customers',
     { config: read, schema: { tags, summary: 'List customers', querystring: CustomerListQuery, response: { 200: CustomerListEnvelope } } },
-    async (request) => {
-      const { data, pagination } = await listCustomers(db, request.auth.storeId, request.query);
-      return okList(data, pagination);
-    },
+    // each customer's stored document (or the customer built from its row, without one): no serializing
+    async (request, reply) => sendStoredList(reply, await listCustomerTexts(db, request.auth.storeId, request.query)),
   );
   app.post(
     '/customers',

@@ -1,6 +1,14 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { DB, Db } from '../db/index.js';
-import { customFieldsOutput, ilikeAny, iso, type ListSpec, suppliedColumns } from '../shared/index.js';
+import {
+  currentDocumentSql,
+  customFieldsOutput,
+  type DocumentTable,
+  ilikeAny,
+  iso,
+  type ListSpec,
+  suppliedColumns,
+} from '../shared/index.js';
 import type { CUSTOMER_SORTS, Customer, UpdateCustomerInput } from './customers.schema.js';
 
 // The password hash is never selected for output.
@@ -55,6 +63,17 @@ export function toProfileColumns(input: Omit<UpdateCustomerInput, 'customFields'
 
 export function selectCustomers(db: Db, storeId: string) {
   return db.selectFrom('customers').select(COLUMNS).where('store_id', '=', storeId);
+}
+
+/** Stored customer documents (migrations/0075; customers.documents.ts). */
+export const CUSTOMER_DOCUMENTS: DocumentTable = { documents: 'customer_documents', records: 'customers', key: 'customer_id' };
+
+/** Each customer's id and its stored document while that is current (src/shared/stored-documents.ts), else null. */
+export function selectCustomerDocuments(db: Db, storeId: string) {
+  return db
+    .selectFrom('customers')
+    .select(['id', currentDocumentSql(CUSTOMER_DOCUMENTS).as('document')])
+    .where('store_id', '=', storeId);
 }
 
 export function insertCustomer(db: Db, values: Insertable<DB['customers']>): Promise<CustomerRow> {

@@ -1,6 +1,7 @@
 /** What other folders may use of customers. */
 
+export { rebuildCustomerDocuments } from './customers.documents.js';
 export { importCustomerLine } from './customers.import.js';
-export { registerCustomerRoutes } from './customers.routes.js';
+export { customerRecordKind, registerCustomerRoutes } from './customers.routes.js';
 export { Customer } from './customers.schema.js';
 export { getCustomer, getCustomersByIds } from './customers.service.js';

@@ -116,6 +116,14 @@ export interface Collections {
   updated_at: Timestamp;
 }
 
+export interface CustomerDocuments {
+  body: string;
+  customer_id: string;
+  etag: string;
+  store_id: string;
+  written_by: string;
+}
+
 export interface Customers {
   business_name: string | null;
   created_at: Timestamp;
@@ -390,6 +398,7 @@ export interface DB {
   blob_chunks: BlobChunks;
   blobs: Blobs;
   collections: Collections;
+  customer_documents: CustomerDocuments;
   customers: Customers;
   events: Events;
   idempotency_keys: IdempotencyKeys;

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Tx } from '../db/index.js';
 import { AppError } from '../errors.js';
-import { etagOf } from '../shared/index.js';
+import { etagOf, type Pagination } from '../shared/index.js';
 
 /** Reads the record a conditional write is about, locked for the transaction, as GET would return it. */
 export type CurrentLoader = (trx: Tx, storeId: string) => Promise<object>;
@@ -80,4 +80,14 @@ export async function answerNotModified(request: FastifyRequest, reply: FastifyR
  */
 export function sendStoredRecord(reply: FastifyReply, stored: { etag: string; body: string }): FastifyReply {
   return reply.header('ETag', stored.etag).type('application/json; charset=utf-8').send(`{"success":true,"data":${stored.body}}`);
+}
+
+/**
+ * A list page whose records are sent as stored (their JSON texts, as GET returns each): the envelope `okList`
+ * would build, without parsing or serializing the records again (products, customers).
+ */
+export function sendStoredList(reply: FastifyReply, { texts, pagination }: { texts: string[]; pagination: Pagination }): FastifyReply {
+  return reply
+    .type('application/json; charset=utf-8')
+    .send(`{"success":true,"data":[${texts.join(',')}],"pagination":${JSON.stringify(pagination)}}`);
 }

@@ -1,6 +1,6 @@
 /** The public surface of src/http: what other folders may import. */
 export type { App, AppContext, Auth, Revocations } from './context.js';
-export { sendStoredRecord } from './etag.js';
+export { sendStoredList, sendStoredRecord } from './etag.js';
 export { frameworkErrors } from './framework-errors.js';
 export { registerHealthRoutes } from './health.js';
 export { announceHandling, guardInput, handlingOf } from './input-guard.js';

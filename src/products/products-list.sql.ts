@@ -1,6 +1,7 @@
 import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { DB, Db } from '../db/index.js';
 import type { ListSpec } from '../shared/index.js';
+import { currentProductDocument } from './product-documents.sql.js';
 import type { PRODUCT_SORTS, ProductListQuery } from './products.schema.js';
 
 /**
@@ -36,19 +37,12 @@ export const productListSpec: ListSpec<typeof PRODUCT_SORTS> = {
 
 /**
  * Each product's id and its stored document while that is current (the product row is the version it was
- * written for: products.documents.ts), else null. A subquery in the select list, not a join: a page past the
- * first finds its ids by the sort index alone (runList clears the select list for that), and a join naming
- * products.xmin made that walk read every skipped product's row from the table (an index scan of 1,026 rows
- * and as many heap pages for page 41, instead of an index-only scan).
+ * written for: src/shared/stored-documents.ts), else null.
  */
 export function selectProductDocuments(db: Db, storeId: string) {
   return db
     .selectFrom('products')
-    .select([
-      'products.id',
-      sql<string | null>`(SELECT d.body FROM product_documents d
-        WHERE d.store_id = products.store_id AND d.product_id = products.id AND d.written_by = products.xmin)`.as('document'),
-    ])
+    .select(['products.id', currentProductDocument().as('document')])
     .where('products.store_id', '=', storeId);
 }
 

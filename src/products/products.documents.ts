@@ -1,13 +1,14 @@
-import { type Db, type Tx, withTx } from '../db/index.js';
-import { etagOfCanonical } from '../shared/index.js';
-import { productsWithoutDocument, upsertProductDocuments } from './product-documents.sql.js';
+import type { Db, Tx } from '../db/index.js';
+import { etagOfCanonical, rebuildDocuments, writeDocuments } from '../shared/index.js';
+import { PRODUCT_DOCUMENTS } from './product-documents.sql.js';
 import { getProductsByIds } from './products.service.js';
 
 /**
- * Stored product documents (migrations/0022): each product as GET returns it, as the canonical JSON its
- * event carries, with its ETag. Written at the end of every write that changes a product (through the
- * feed's append: src/events/record.ts), read by GET /products/{id} (storedProduct, product-documents.sql.ts)
- * while the product row is still the version the document was written for.
+ * Stored product documents (migrations/0022; the shared rules: src/shared/stored-documents.ts): each product as
+ * GET returns it, as the canonical JSON its event carries, with its ETag. Written at the end of every write that
+ * changes a product (through the feed's append: src/events/record.ts), read by GET /products/{id}
+ * (storedProduct) and the lists (listProductTexts) while the product row is still the version the document
+ * was written for.
  */
 
 /** A product's document, written by the write that changed it: `body` is its canonical JSON. */
@@ -19,13 +20,10 @@ export interface NewDocument {
 /**
  * Writes the products' documents for their rows as they are now (a product deleted by the write gets none).
  * `last`: nothing of the write changes a product after this, so the statement may travel with the COMMIT.
+ * Product outputs are built in sorted key order, so the body is canonical JSON and its ETag is taken over it.
  */
-export async function writeProductDocuments(trx: Tx, storeId: string, documents: NewDocument[], last: boolean): Promise<void> {
-  // One row per product (an import batch may name a product twice): the last is the newest.
-  const byId = new Map(documents.map((document) => [document.id, document]));
-  if (byId.size === 0) return;
-  const rows = [...byId.values()].map(({ id, body }) => ({ id, etag: etagOfCanonical(body), body }));
-  await upsertProductDocuments(trx, storeId, rows, last);
+export function writeProductDocuments(trx: Tx, storeId: string, documents: NewDocument[], last: boolean): Promise<void> {
+  return writeDocuments(trx, PRODUCT_DOCUMENTS, storeId, documents, { last, etagOfBody: etagOfCanonical });
 }
 
 /**
@@ -33,22 +31,16 @@ export async function writeProductDocuments(trx: Tx, storeId: string, documents:
  * transaction, in id order: for products written before documents were kept (migration 0022) or past the
  * write door (bulk seeding). Returns how many it wrote.
  */
-export async function rebuildProductDocuments(db: Db, storeId: string, batch = 500): Promise<number> {
-  let after = '';
-  let written = 0;
-  for (;;) {
-    const ids = await productsWithoutDocument(db, storeId, after, batch);
-    if (ids.length === 0) return written;
-    await withTx(db, async (trx) => {
+export function rebuildProductDocuments(db: Db, storeId: string, batch = 500): Promise<number> {
+  return rebuildDocuments(
+    db,
+    PRODUCT_DOCUMENTS,
+    storeId,
+    async (trx, ids) => {
       const products = await getProductsByIds(trx, storeId, ids);
-      await writeProductDocuments(
-        trx,
-        storeId,
-        products.map((product) => ({ id: product.id, body: JSON.stringify(product) })),
-        false,
-      );
-    });
-    written += ids.length;
-    after = ids[ids.length - 1];
-  }
+      const documents = products.map((product) => ({ id: product.id, body: JSON.stringify(product) }));
+      await writeProductDocuments(trx, storeId, documents, false);
+    },
+    batch,
+  );
 }

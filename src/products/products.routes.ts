@@ -1,10 +1,9 @@
-import type { FastifyReply } from 'fastify';
 import { productsInCollection } from '../collections/index.js';
 import { forbidden } from '../errors.js';
 import type { EventType, RecordKindFeed } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
-import { sendStoredRecord, sendWrite } from '../http/index.js';
-import { DeletedEnvelope, hasScope, IdParams, ok, okList, type paginationOf } from '../shared/index.js';
+import { sendStoredList, sendStoredRecord, sendWrite } from '../http/index.js';
+import { DeletedEnvelope, hasScope, IdParams, ok, okList } from '../shared/index.js';
 import { storedProduct } from './product-documents.sql.js';
 import { currentProduct, currentVariant } from './products.current.js';
 import { writeProductDocuments } from './products.documents.js';
@@ -41,23 +40,13 @@ export async function registerProductRoutes(app: App, ctx: AppContext): Promise<
   registerCollectionMemberRoute(app, ctx);
 }
 
-/** A page of products as their canonical JSON texts: the envelope okList would build, without serializing them again. */
-function sendProductList(
-  reply: FastifyReply,
-  { texts, pagination }: { texts: string[]; pagination: ReturnType<typeof paginationOf> },
-): FastifyReply {
-  return reply
-    .type('application/json; charset=utf-8')
-    .send(`{"success":true,"data":[${texts.join(',')}],"pagination":${JSON.stringify(pagination)}}`);
-}
-
 /** /products: list and create. */
 function registerListRoutes(app: App, ctx: AppContext): void {
   const { db } = ctx;
   app.get(
     '/products',
     { config: read, schema: { tags, summary: 'List products', querystring: ProductListQuery, response: { 200: ProductListEnvelope } } },
-    async (request, reply) => sendProductList(reply, await listProductTexts(db, request.auth.storeId, request.query)),
+    async (request, reply) => sendStoredList(reply, await listProductTexts(db, request.auth.storeId, request.query)),
   );
   app.post(
     '/products',
@@ -187,7 +176,7 @@ function registerCollectionMemberRoute(app: App, { db }: AppContext): void {
       // Only the declared parameters: other query keys (GET /products' filters) are not offered here.
       const { page, limit, sort, search, updatedSince, cursor } = request.query;
       const query = { page, limit, sort, search, updatedSince, cursor };
-      return sendProductList(reply, await listProductTexts(db, storeId, query, { condition, collectionId: request.params.id }));
+      return sendStoredList(reply, await listProductTexts(db, storeId, query, { condition, collectionId: request.params.id }));
     },
   );
 }

@@ -22,6 +22,7 @@ export {
   Money,
   Name,
   Nullable,
+  type Pagination,
   PastTimestamp,
   pastTimestampDetails,
   RecordId,
@@ -69,5 +70,15 @@ export { assertReference, deleteRecord, lockedCurrent, lockRecord, missingRefere
 export { ALL_SCOPES, hasScope } from './scopes.js';
 export { insertWithFreeSlug, slugBase, suppliedSlug, toSlug } from './slug.js';
 export { type StoreSlot, takeStoreSlot } from './store-slots.js';
+export {
+  currentDocumentSql,
+  type DocumentRow,
+  type DocumentTable,
+  rebuildDocuments,
+  type StoredDocument,
+  storedDocument,
+  upsertDocuments,
+  writeDocuments,
+} from './stored-documents.js';
 export { startWakeLoop, type WakeLoopSettings } from './wake-loop.js';
 export { looksLikeWebUrl, webUrlProblem } from './web-urls.js';
