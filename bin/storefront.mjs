@@ -1,9 +1,12 @@
-#!/usr/bin/env -S node --max-semi-space-size=8 --heap-growing-percent=50
+#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50
 // Runs the compiled CLI when `npm run build` has produced it from the sources as they are now (its stamp:
 // bin/build-stamp.mjs), else the TypeScript sources through tsx: a build older than the checkout never runs.
-// --max-semi-space-size=8 (MB; Node 20's default grows to 16): V8's young generation is the part of the
+// --max-semi-space-size=4 (MB; Node 20's default grows to 16): V8's young generation is the part of the
 // heap that grows with the request rate; capped at 8 the server measured 9–16 MB less RSS idle and
-// 20–40 MB less after the same work, at no measurable CPU per request (docs/performance-history/notebook.md, "Round 2").
+// 20–40 MB less after the same work, at no measurable CPU per request (docs/performance-history/notebook.md, "Round 2");
+// 4 instead of 8 took the peak during 10,000 product creates from 157 to 144 MB (the heap V8 keeps, not data
+// held: the live heap after each full collection was 36 MB either way) for 1% of their throughput
+// (notebook, "Issue 26, third pass").
 // --heap-growing-percent=50: after a full collection V8 lets the old generation grow to 1.5× what survived,
 // instead of up to several times as much when the allocation rate is high (the server's peak RSS under load
 // came from that: 191–214 MB at 10k products, 116–127 MB with 20–50; docs/performance-history/notebook.md, "Round 3: memory").
