@@ -32,7 +32,11 @@ async function expectCurrentDocument(store: TestStore, id: string): Promise<void
 
 /** The list's raw text, and the text the envelope of the customers built from their rows serializes to. */
 async function listAndBuilt(store: TestStore, query = '') {
-  const response = await t.app.inject({ method: 'GET', url: `/api/v1/customers${query}`, headers: { authorization: `Bearer ${store.token}` } });
+  const response = await t.app.inject({
+    method: 'GET',
+    url: `/api/v1/customers${query}`,
+    headers: { authorization: `Bearer ${store.token}` },
+  });
   const listed = JSON.parse(response.body) as { data: { id: string }[]; pagination: object };
   const built = await getCustomersByIds(
     t.database.db,
@@ -76,7 +80,9 @@ describe('stored customer documents', () => {
 
     // a deleted customer takes its document along
     expect((await t.call(store, 'DELETE', `/customers/${id}`)).status).toBe(200);
-    const { rows } = await sql`SELECT 1 FROM customer_documents WHERE store_id = ${store.id} AND customer_id = ${id}`.execute(t.database.db);
+    const { rows } = await sql`SELECT 1 FROM customer_documents WHERE store_id = ${store.id} AND customer_id = ${id}`.execute(
+      t.database.db,
+    );
     expect(rows).toHaveLength(0);
   });
 
@@ -91,7 +97,9 @@ describe('stored customer documents', () => {
     expect(before.response.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(before.text).toBe(before.expected);
 
-    await sql`UPDATE customers SET first_name = 'Changed by a script' WHERE store_id = ${store.id} AND id = ${ids[1]}`.execute(t.database.db);
+    await sql`UPDATE customers SET first_name = 'Changed by a script' WHERE store_id = ${store.id} AND id = ${ids[1]}`.execute(
+      t.database.db,
+    );
     expect(await stored(store, ids[1])).toBeUndefined();
     const after = await listAndBuilt(store, '?limit=2&search=c');
     expect(after.text).toBe(after.expected);
