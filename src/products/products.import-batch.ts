@@ -1,3 +1,4 @@
+import type { RawBuilder } from 'kysely';
 import { type OptionValues, optionValueIds } from '../attributes/index.js';
 import type { Tx } from '../db/index.js';
 import { AppError } from '../errors.js';
@@ -9,7 +10,14 @@ import { type ProductContext, prepareProduct } from './product-input.js';
 import { checkProductLine, lineDigest, unchangedSinceImport } from './products.import-checks.js';
 import type { CreateProductInput } from './products.schema.js';
 import { newProductValues } from './products.service.js';
-import { importMatchesByHandle, insertProductRows, type ProductRow, toProductOutput, toVariantOutput } from './products.sql.js';
+import {
+  importMatchesByHandle,
+  insertProductRows,
+  newSearchText,
+  type ProductRow,
+  toProductOutput,
+  toVariantOutput,
+} from './products.sql.js';
 import { indexEntries } from './variant-entries.js';
 import { freshVariants } from './variants.service.js';
 import { insertVariantsOf, insertVariantValueLinks, type NewVariant } from './variants.sql.js';
@@ -32,7 +40,7 @@ import { insertVariantsOf, insertVariantValueLinks, type NewVariant } from './va
 /** A new product planned from its line, nothing written yet. */
 interface PlannedProduct {
   index: number;
-  values: ReturnType<typeof newProductValues> & { handle: string };
+  values: ReturnType<typeof newProductValues> & { handle: string; search_text: RawBuilder<string> };
   options: ProductOption[];
   variants: NewVariant[];
 }
@@ -123,11 +131,19 @@ async function planProduct(
 ): Promise<Omit<PlannedProduct, 'index'> | null> {
   const prepared = await prepareProduct(trx, storeId, line.input, null, ctx);
   if (prepared.pending.length > 0) return null;
-  const values = { ...newProductValues(storeId, line.input, prepared, now, line.digest), handle: line.handle };
+  const base = newProductValues(storeId, line.input, prepared, now, line.digest);
   const entries = indexEntries(prepared.variants);
   const options = prepared.options ?? [];
-  const defaults = { id: values.id, handle: line.handle, price: prepared.price, comparePrice: prepared.comparePrice };
-  return { values, options, variants: freshVariants(defaults, options, entries) };
+  const defaults = { id: base.id, handle: line.handle, price: prepared.price, comparePrice: prepared.comparePrice };
+  const variants = freshVariants(defaults, options, entries);
+  // the row carries its search text from the start (as POST /products does): written once, not again by its variants' insert
+  const searchText = newSearchText(
+    base.title,
+    line.handle,
+    base.sku ?? null,
+    variants.map((variant) => variant.values.sku),
+  );
+  return { values: { ...base, handle: line.handle, search_text: searchText }, options, variants };
 }
 
 /**

@@ -1,9 +1,11 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { importLines, line } from '../../test/support/product-imports.fixtures.js';
+import type { DB } from '../db/index.js';
 import { createMediaStore } from '../media/index.js';
 import { newId } from '../shared/index.js';
+import { importProductBatch } from './products.import-batch.js';
 import { createProduct } from './products.service.js';
 
 /**
@@ -32,6 +34,26 @@ async function staleTexts(store: TestStore): Promise<string[]> {
     t.database.db,
   );
   return rows.map((row) => row.handle);
+}
+
+/**
+ * Rows of products that `write` updated, as its transaction's connection counts them (pg_stat_xact_*: its
+ * counts not yet reported, and this transaction's), the check at commit included: an UPDATE of a product
+ * row is a second version of it.
+ */
+async function productUpdatesOf(write: (trx: Transaction<DB>) => Promise<unknown>): Promise<number> {
+  return t.database.db.transaction().execute(async (trx) => {
+    const counted = async () => {
+      const { rows } = await sql<{ n: string }>`SELECT n_tup_upd AS n FROM pg_stat_xact_user_tables WHERE relname = 'products'`.execute(
+        trx,
+      );
+      return Number(rows[0].n);
+    };
+    const before = await counted();
+    await write(trx);
+    await sql`SET CONSTRAINTS ALL IMMEDIATE`.execute(trx);
+    return (await counted()) - before;
+  });
 }
 
 async function found(store: TestStore, term: string): Promise<string[]> {
@@ -162,25 +184,31 @@ describe('product search text', () => {
       { title: 'Once Only', price: 5, options: OPTIONS, variants: [{ attributes: { Size: 'S', Color: 'Red' }, sku: 'Own-Sku-1' }] },
       { title: 'Simple One', price: 5, sku: 'Simple-Sku' },
     ]) {
-      // rows updated, as this connection counts them (pg_stat_xact_*: its counts not yet reported, and this
-      // transaction's), before and after the create: an UPDATE of the products row is a second version
-      const updates = await t.database.db.transaction().execute(async (trx) => {
-        const counted = async () => {
-          const { rows } = await sql<{ n: string }>`SELECT n_tup_upd AS n FROM pg_stat_xact_user_tables WHERE relname = 'products'`.execute(
-            trx,
-          );
-          return Number(rows[0].n);
-        };
-        const before = await counted();
-        await createProduct(trx, store.id, input, ctx);
-        return (await counted()) - before;
-      });
+      const updates = await productUpdatesOf((trx) => createProduct(trx, store.id, input, ctx));
       expect({ input: input.title, updates }).toEqual({ input: input.title, updates: 0 });
       await expectCurrent(store);
     }
     expect(await found(store, 'own-SKU')).toEqual(['once-only-2']);
     expect(await found(store, 'once-only-2-s-red')).toEqual([]);
     expect(await found(store, 'once-only-2-m-red')).toEqual(['once-only-2']);
+  });
+
+  it('is written with the products an import batch creates: one row version each', async () => {
+    const store = await t.newStore();
+    const apply = importProductBatch({ config: t.config, media: createMediaStore(t.config, t.database) });
+    // options with an own variant SKU (and generated ones), and a simple product with its own SKU
+    const values = [line('batch-a'), line('batch-b', 10, { sku: 'Batch-Simple', options: undefined, variants: undefined })];
+    const lines = values.map((value, index) => ({ line: index + 1, value, text: JSON.stringify(value) }));
+    let results: unknown[] = [];
+    const updates = await productUpdatesOf(async (trx) => {
+      results = await apply(trx, store.id, lines, { handling: 'strict' });
+    });
+    expect(results).toEqual(['created', 'created']);
+    expect(updates).toBe(0);
+    await expectCurrent(store);
+    expect(await found(store, 'batch-a-special')).toEqual(['batch-a']);
+    expect(await found(store, 'batch-a-l-red')).toEqual(['batch-a']);
+    expect(await found(store, 'batch-simple')).toEqual(['batch-b']);
   });
 
   it('computes again at commit a text an INSERT supplied that is not its rows', async () => {
