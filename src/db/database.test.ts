@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { describe, expect, inject, it } from 'vitest';
 import { engine, openTestDatabase } from '../../test/helpers.js';
 import { findStoreBySlug } from '../stores/index.js';
@@ -27,6 +28,14 @@ describe.runIf(engine === 'pglite')('the embedded engine', () => {
     expect(existsSync(join(dataDir, 'storefront.lock'))).toBe(false);
     const again = await openDatabase({ databaseUrl: null, dataDir });
     await again.close();
+    cleanup();
+  });
+
+  it('analyzes with a 9,000-row sample: its WASM heap keeps what an ANALYZE held (pglite-worker.ts)', async () => {
+    const { database, cleanup } = await openTestDatabase();
+    const { rows } = await sql<{ target: string }>`SELECT current_setting('default_statistics_target') AS target`.execute(database.db);
+    expect(rows[0]?.target).toBe('30');
+    await database.close();
     cleanup();
   });
 

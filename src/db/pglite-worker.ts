@@ -8,6 +8,13 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PgliteStatements } from './pglite-statements.js';
 
 const SHARED_BUFFERS = '32MB';
+// ANALYZE holds 300 × the statistics target rows, whole, in the WASM heap, which never gives memory back. A
+// products row is ~1.7 KB (images, options, custom fields, search text), a 2 KB allocation: at the default
+// target of 100 the 30,000-row sample of a catalog of 30,000+ products touched ~77 MB (the other tables'
+// ANALYZE and a VACUUM 9–21 MB), and a fresh database's import analyzes it as it grows. At 30 it is ~25 MB,
+// and the catalog's plans (list pages, search, status filters) came out the same (docs/performance-history/
+// notebook.md, "PGlite's import memory from a fresh server"). Per-column targets (0021, 0022) still win over it.
+const STATISTICS_TARGET = '30';
 
 interface Request {
   id: number;
@@ -32,7 +39,10 @@ async function main(): Promise<void> {
       extensions: { pg_trgm, btree_gin },
       // PGlite's default 160 MB of shared buffers more than doubles the process's memory (~520 MB → ~210 MB
       // resident at 32 MB); the OS page cache still holds the data files.
-      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
+      startParams: [
+        ...PGlite.defaultStartParams,
+        ...['-c', `shared_buffers=${SHARED_BUFFERS}`, '-c', `default_statistics_target=${STATISTICS_TARGET}`],
+      ],
     });
   } catch (error) {
     port.postMessage({ id: 0, error: serializeError(error) });
