@@ -81,7 +81,7 @@ describe('npm run bench -- --smoke', () => {
       for (const value of [run.perSecond, run.cpuMsPerProduct, run.rssBeforeMb, run.rssPeakMb])
         expect(value, run.format).toBeGreaterThan(0);
     }
-    expect(isNumber(result.ratio) && result.ratio > 0).toBe(true);
+    expect(isNumber(result.ratio) && (result.ratio as number) > 0).toBe(true);
     expect(result.targets.map((t) => t.target)).toEqual([expect.stringContaining('0.8'), expect.stringContaining('100 MB')]);
   });
 });

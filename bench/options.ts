@@ -22,6 +22,8 @@ export interface BenchOptions {
   scaling: boolean;
   /** the Shopify CSV import against the NDJSON import of the same lines (bench/csv-import.ts) */
   csvImport: boolean;
+  /** --csv-import: the CSV imports alone, no NDJSON side (no ratio): a 100k PGlite import is half an hour each */
+  csvOnly: boolean;
   smoke: boolean;
   cpuProf: boolean;
   explain: boolean;
@@ -62,7 +64,8 @@ const USAGE = `npm run bench -- [options]
                              file of the same import lines, each imported into a fresh database by a fresh
                              server: CSV products/s / NDJSON products/s, CPU per product, the server's RSS
                              growth (bench/csv-import.ts); --rounds N pairs (default 1), --cpu-prof profiles
-                             each import; --smoke: 300 products
+                             each import; --smoke: 300 products; --csv-only: the CSV imports alone (no
+                             NDJSON file, no ratio: its RSS growth and rate only)
   --smoke                    1k products, 0.5 s warm-up, one 1-second round per side (what npm test runs)
   --cpu-prof                 a V8 CPU profile of the server per scenario, with a top-functions summary
   --explain                  EXPLAIN (ANALYZE, BUFFERS) of the read scenarios' SQL after seeding
@@ -130,6 +133,7 @@ const OPTIONS = {
   scenario: { type: 'string' },
   scaling: { type: 'boolean', default: false },
   'csv-import': { type: 'boolean', default: false },
+  'csv-only': { type: 'boolean', default: false },
   smoke: { type: 'boolean', default: false },
   'cpu-prof': { type: 'boolean', default: false },
   explain: { type: 'boolean', default: false },
@@ -166,6 +170,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     scenarios: values.scenario ? values.scenario.split(',').map((name) => name.trim()) : [],
     scaling: values.scaling ?? false,
     csvImport,
+    csvOnly: values['csv-only'] ?? false,
     smoke,
     cpuProf: values['cpu-prof'] ?? false,
     explain: values.explain ?? false,
