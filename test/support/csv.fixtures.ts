@@ -36,3 +36,9 @@ export const csvRow = (cells: readonly (string | number)[], delimiter = ',') =>
     .map(String)
     .map((cell) => (/[",;\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell))
     .join(delimiter);
+
+type Variant = { attributes: Record<string, string>; [key: string]: unknown };
+
+/** The product's variant of exactly these attributes (as the API returns them), or undefined. */
+export const variantOf = (product: { variants: Variant[] }, attributes: Record<string, string>) =>
+  product.variants.find((variant) => JSON.stringify(variant.attributes) === JSON.stringify(attributes));

@@ -1,16 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext } from '../../../test/helpers.js';
-import { csvFixture, csvRow, importCsv, productByHandle } from '../../../test/support/csv.fixtures.js';
+import { csvFixture, csvRow, importCsv, productByHandle, variantOf } from '../../../test/support/csv.fixtures.js';
 
 let t: TestContext;
 beforeAll(async () => {
   t = await setupTestApp();
 });
 afterAll(() => t.close());
-
-type Variant = { attributes: Record<string, string>; [key: string]: unknown };
-const variantOf = (product: { variants: Variant[] }, attributes: Record<string, string>) =>
-  product.variants.find((variant) => JSON.stringify(variant.attributes) === JSON.stringify(attributes));
 
 const IMG = 'https://burst.shopifycdn.com/photos/';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, setupTestApp, type TestContext, type TestStore } from '../../../test/helpers.js';
-import { csvFixture, csvRow, importCsv, postCsv, productByHandle } from '../../../test/support/csv.fixtures.js';
+import { csvFixture, csvRow, importCsv, postCsv, productByHandle, variantOf } from '../../../test/support/csv.fixtures.js';
 import { runStoreJobs } from '../../../test/support/jobs.fixtures.js';
 
 let t: TestContext;
@@ -8,10 +8,6 @@ beforeAll(async () => {
   t = await setupTestApp();
 });
 afterAll(() => t.close());
-
-type Variant = { attributes: Record<string, string>; [key: string]: unknown };
-const variantOf = (product: { variants: Variant[] }, attributes: Record<string, string>) =>
-  product.variants.find((variant) => JSON.stringify(variant.attributes) === JSON.stringify(attributes));
 
 const U = 'https://woocommercecore.mystagingwebsite.com/wp-content/uploads/2017/12/';
 
