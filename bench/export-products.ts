@@ -8,6 +8,7 @@ import { issueAccessToken } from '../src/auth/tokens.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
+import { rebuildProductDocuments } from '../src/products/index.js';
 import { newId } from '../src/shared/ids.js';
 import { createStore } from '../src/stores/index.js';
 import { createTarget } from './database.js';
@@ -19,7 +20,8 @@ import { formatProfile, summarizeProfile } from './profile.js';
  * run and process. Standalone (`node --import tsx bench/export-products.ts [products] [pglite|postgres]`):
  * one export is one long request, which the autocannon harness cannot show as products/s. A fourth argument
  * `shopify` times `?format=shopify` instead (the CSV layout: products counted from X-Total-Count).
- * BENCH_CPU_PROF=<file.cpuprofile>: a V8 CPU profile of the three timed exports only (not the seeding, nor the
+ * The seeded products get their stored documents, as products written through the API have them
+ * (BENCH_NO_DOCUMENTS=1: not, so every product is built from its rows). BENCH_CPU_PROF=<file.cpuprofile>: a V8 CPU profile of the three timed exports only (not the seeding, nor the
  * warm-up), summarized on stderr.
  */
 const count = Number(process.argv[2] ?? 20_000);
@@ -79,6 +81,8 @@ try {
   const store = await createStore(database.db, { slug: `bench-${randomBytes(3).toString('hex')}`, name: 'Bench' });
   const began = performance.now();
   await seedProducts(database.db, store.id);
+  // every write through the API stores its product's document; rows seeded past it get theirs here
+  if (!process.env.BENCH_NO_DOCUMENTS) await rebuildProductDocuments(database.db, store.id);
   say(`seeded ${count} products x 9 variants in ${((performance.now() - began) / 1000).toFixed(1)} s (${target.describe})`);
   const config = {
     ...loadConfig({ STOREFRONT_DATA_DIR: target.dataDir, STOREFRONT_JWT_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'silent' }),

@@ -9,6 +9,7 @@ import {
   creationTimes,
   customFieldsDetails,
   deleteRecord,
+  documentTexts,
   isId,
   lockAndMergeCustomFields,
   lockedCurrent,
@@ -125,9 +126,11 @@ export async function listCustomerTexts(db: Db, storeId: string, query: Customer
   const total = () => countedTotal(db, storeId, { list: 'customers' });
   const counted = countedTotalSql(storeId, { list: 'customers' });
   const { rows, pagination } = await runList(selectCustomerDocuments(db, storeId), query, listSpec, { db, storeId, total, counted });
-  const missing = rows.filter((row) => row.document === null).map((row) => row.id);
-  const built = new Map((missing.length ? await getCustomersByIds(db, storeId, missing) : []).map((c) => [c.id, JSON.stringify(c)]));
-  // a customer deleted between the two reads is left out, as a list read a moment later would
-  const texts = rows.flatMap((row) => row.document ?? built.get(row.id) ?? []);
+  const texts = await documentTexts(rows, (ids) => getCustomersByIds(db, storeId, ids));
   return { texts, pagination };
+}
+
+/** The customers among `ids` as their JSON texts, in id order (as listCustomerTexts: stored documents first). */
+export async function getCustomerTextsByIds(db: Db, storeId: string, ids: string[]): Promise<string[]> {
+  return documentTexts(await selectByIds(selectCustomerDocuments(db, storeId), ids), (missing) => getCustomersByIds(db, storeId, missing));
 }

@@ -4,4 +4,4 @@ export { rebuildCustomerDocuments } from './customers.documents.js';
 export { importCustomerLine } from './customers.import.js';
 export { customerRecordKind, registerCustomerRoutes } from './customers.routes.js';
 export { Customer } from './customers.schema.js';
-export { getCustomer, getCustomersByIds } from './customers.service.js';
+export { getCustomer, getCustomersByIds, getCustomerTextsByIds } from './customers.service.js';

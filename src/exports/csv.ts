@@ -1,6 +1,5 @@
-import { stringify } from 'csv-stringify/sync';
 import { getDefaultAddresses } from '../addresses/index.js';
-import { getCustomersByIds } from '../customers/index.js';
+import { type Customer, getCustomerTextsByIds } from '../customers/index.js';
 import type { Db } from '../db/index.js';
 import { getOrdersByIds, type Order } from '../orders/index.js';
 import {
@@ -11,10 +10,11 @@ import {
   shopifyOrderColumns,
   shopifyOrderRows,
 } from '../platforms/index.js';
-import { getProductsByIds, type Product } from '../products/index.js';
+import { getProductTextsByIds, type Product } from '../products/index.js';
+import { csvRows } from './csv-rows.js';
 import { customFieldKeys } from './exports.sql.js';
 import type { ExportReader } from './snapshot.js';
-import type { ExportSource } from './sources.js';
+import type { ExportPlan } from './stream.js';
 
 /**
  * `GET /exports/{resource}?format=shopify`: the records as another platform's CSV instead of NDJSON. The
@@ -45,8 +45,11 @@ export interface CsvExport {
 const keysOf = async (db: Db, storeId: string, tables: ('products' | 'variants' | 'customers' | 'orders')[]) =>
   (await Promise.all(tables.map((table) => customFieldKeys(db, table, storeId)))).flat();
 
+/** Records from their JSON texts (stored documents): reading them back costs less than building them from rows. */
+const parsed = <T>(texts: string[]): T[] => texts.map((text) => JSON.parse(text) as T);
+
 async function customersWithAddresses(db: Db, storeId: string, ids: string[]): Promise<CustomerWithAddress[]> {
-  const customers = await getCustomersByIds(db, storeId, ids);
+  const customers = parsed<Customer>(await getCustomerTextsByIds(db, storeId, ids));
   const addresses = await getDefaultAddresses(db, storeId, ids);
   return customers.map((customer) => ({ customer, address: addresses.get(customer.id) ?? null }));
 }
@@ -57,7 +60,7 @@ const SHOPIFY: Record<string, CsvExport> = {
       const writer = new ShopifyProductWriter(await keysOf(db, storeId, ['products', 'variants']));
       return { columns: writer.columns, rows: (record) => writer.rows(record as Product) };
     },
-    read: getProductsByIds,
+    read: async (db, storeId, ids) => parsed<Product>(await getProductTextsByIds(db, storeId, ids)),
   },
   customers: {
     open: async (db, storeId) => {
@@ -80,15 +83,13 @@ export const csvExportOf = (resource: string, format: CsvExportFormat = 'shopify
   format === 'shopify' ? SHOPIFY[resource] : undefined;
 
 /**
- * What a CSV export streams instead of NDJSON: the header row first, then each chunk's records read by
- * the layout's read and written as rows. The columns are read through the export's reader (its snapshot).
+ * What a CSV export streams instead of NDJSON: the header row first, then each chunk's records read by the
+ * layout's read and written as rows. The columns are read through the export's reader (its snapshot).
  */
-export async function csvBody(csv: CsvExport, source: ExportSource, reader: ExportReader, storeId: string) {
+export async function csvBody(csv: CsvExport, reader: ExportReader, storeId: string): Promise<Pick<ExportPlan, 'head' | 'text'>> {
   const writer = await reader.read((db) => csv.open(db, storeId));
   return {
-    head: stringify([writer.columns]),
-    source: { ...source, read: csv.read },
-    // the stream ends each record's text with a line break: the rows' last one is left to it
-    serialize: (record: object) => stringify(writer.rows(record), { eof: false }),
+    head: csvRows([writer.columns]),
+    text: async (db, storeId, ids) => csvRows((await csv.read(db, storeId, ids)).flatMap((record) => writer.rows(record))),
   };
 }

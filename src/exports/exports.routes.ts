@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
 import { rateLimited } from '../errors.js';
 import type { App, AppContext } from '../http/index.js';
 import { StringEnum, Timestamp, takeStoreSlot } from '../shared/index.js';
@@ -6,7 +7,7 @@ import { CSV, CSV_EXPORT_FORMATS, csvBody, csvExportOf } from './csv.js';
 import { countRecords } from './exports.sql.js';
 import { type ExportReader, openChunkReader, openSnapshotReader } from './snapshot.js';
 import { EXPORT_SOURCES, type ExportSource } from './sources.js';
-import { exportStream } from './stream.js';
+import { type ExportPlan, exportStream } from './stream.js';
 
 const tags = ['Exports'];
 const NDJSON = 'application/x-ndjson';
@@ -79,6 +80,17 @@ function describe(source: ExportSource) {
 }
 
 /**
+ * NDJSON: a line per record, its stored document where the resource keeps them (the bytes GET sends), else
+ * the record as GET's response serializer writes it.
+ */
+function ndjsonBody(source: ExportSource, reply: FastifyReply): Pick<ExportPlan, 'text'> {
+  const { texts, read } = source;
+  if (texts) return { text: async (db, storeId, ids) => (await texts(db, storeId, ids)).map((text) => `${text}\n`).join('') };
+  const serialize = reply.compileSerializationSchema(source.schema, '200') as (record: object) => string;
+  return { text: async (db, storeId, ids) => (await read(db, storeId, ids)).map((record) => `${serialize(record)}\n`).join('') };
+}
+
+/**
  * GET /exports/{resource}: the resource's read scope; the body is streamed (stream.ts). Each export holds one
  * of its store's slots until it ends, however it ends (done, client gone, reader stalled past the socket
  * timeout): one store's exports never take every snapshot slot from the others.
@@ -102,15 +114,21 @@ export async function registerExportRoutes(app: App, ctx: AppContext, engine: 'p
       try {
         // the count is the snapshot's first statement: on PostgreSQL it fixes the snapshot the lines come from
         const total = await reader.read((db) => countRecords(db, source.table, storeId, updatedSince));
-        const body = csv
-          ? await csvBody(csv, source, reader, storeId)
-          : { source, serialize: reply.compileSerializationSchema(source.schema, '200') as (record: object) => string };
+        const body = csv ? await csvBody(csv, reader, storeId) : ndjsonBody(source, reply);
         reply
           .type(csv ? `${CSV}; charset=utf-8` : NDJSON)
           .header('X-Total-Count', String(total))
           .header('X-Export-Consistency', reader.consistency);
         if (csv) reply.header('Content-Disposition', `attachment; filename="${format}-${source.name}.csv"`);
-        const stream = exportStream({ ...body, storeId, updatedSince, reader, stallMs: ctx.config.socketTimeoutMs });
+        const stream = exportStream({
+          ...body,
+          table: source.table,
+          chunk: source.chunk,
+          storeId,
+          updatedSince,
+          reader,
+          stallMs: ctx.config.socketTimeoutMs,
+        });
         stream.once('close', () => void slot.release());
         // however the connection ends (even before the body starts), an unfinished export ends with it
         reply.raw.once('close', () => {

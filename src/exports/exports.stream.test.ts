@@ -12,14 +12,16 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const sourceOf = (name: string, chunk: number) => ({ ...EXPORT_SOURCES.filter((source) => source.name === name)[0], chunk });
+const sourceOf = (name: string) => EXPORT_SOURCES.filter((source) => source.name === name)[0];
 const openReader = (): Promise<ExportReader> =>
   engine === 'postgres' ? openSnapshotReader(t.database.db) : Promise.resolve(openChunkReader(t.database.db));
 
 /** An export of `name` in chunks of 2, read one chunk at a time. */
 async function openExport(store: TestStore, name: string) {
   const reader = await openReader();
-  const stream = exportStream({ source: sourceOf(name, 2), storeId: store.id, updatedSince: null, reader, serialize: JSON.stringify });
+  const { table, read } = sourceOf(name);
+  const text = async (...args: Parameters<typeof read>) => (await read(...args)).map((record) => `${JSON.stringify(record)}\n`).join('');
+  const stream = exportStream({ table, chunk: 2, text, storeId: store.id, updatedSince: null, reader });
   const chunks = stream[Symbol.asyncIterator]();
   const nextLines = async (): Promise<{ id: string; name?: string }[] | null> => {
     const next = await chunks.next();

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine, expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { importCsv } from '../../test/support/csv.fixtures.js';
@@ -110,6 +111,44 @@ describe('GET /exports/{resource}', () => {
   it('says how consistent it is', async () => {
     const reply = await rawGet(store, '/exports/orders');
     expect(reply.headers['x-export-consistency']).toBe(engine === 'postgres' ? 'snapshot' : 'per-chunk');
+  });
+});
+
+describe('exports of products and customers', () => {
+  /**
+   * Two records, one with its stored document marked (still current: its row is the version it was written
+   * for), one changed past the write door (its document is stale): the export sends the first's document and
+   * builds the second from its row, in NDJSON and in the Shopify CSV alike.
+   */
+  it.each([
+    ['products', '/products', 'title', { title: 'Plain' }, 'Title'],
+    ['customers', '/customers', 'first_name', { userName: 'u', password: 'long-secret-1', firstName: 'Plain' }, 'First Name'],
+  ] as const)('%s: a line is the stored document while it is current, else the record built from its row', async (name, path, column, body, header) => {
+    const store = await t.newStore();
+    const ids: string[] = [];
+    for (const suffix of ['a', 'b']) {
+      const unique = 'userName' in body ? { userName: `${body.userName}${suffix}` } : {};
+      ids.push((await t.call(store, 'POST', path, { ...body, ...unique })).body.data.id);
+    }
+    const [documented, changed] = ids.sort();
+    const documents = sql.table(name === 'products' ? 'product_documents' : 'customer_documents');
+    const key = sql.ref(name === 'products' ? 'product_id' : 'customer_id');
+    await sql`UPDATE ${documents} SET body = replace(body, '"Plain"', '"FromDocument"') WHERE store_id = ${store.id} AND ${key} = ${documented}`.execute(
+      t.database.db,
+    );
+    await sql`UPDATE ${sql.table(name)} SET ${sql.ref(column)} = 'FromRow' WHERE store_id = ${store.id} AND id = ${changed}`.execute(
+      t.database.db,
+    );
+
+    const ndjson = lines((await rawGet(store, `/exports/${name}`)).body).map((line) => JSON.parse(line));
+    const field = name === 'products' ? 'title' : 'firstName';
+    expect(ndjson.map((record) => [record.id, record[field]])).toEqual([
+      [documented, 'FromDocument'],
+      [changed, 'FromRow'],
+    ]);
+    const csv = (await rawGet(store, `/exports/${name}?format=shopify`)).body.split('\n');
+    const at = csv[0].split(',').indexOf(header);
+    expect(csv.slice(1, 3).map((row) => row.split(',')[at])).toEqual(['FromDocument', 'FromRow']);
   });
 });
 

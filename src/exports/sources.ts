@@ -2,10 +2,10 @@ import type { TSchema } from '@sinclair/typebox';
 import { AttributeSet, getAttributeSetsByIds } from '../attribute-sets/index.js';
 import { Attribute, getAttributesByIds } from '../attributes/index.js';
 import { Collection, getCollectionsByIds } from '../collections/index.js';
-import { Customer, getCustomersByIds } from '../customers/index.js';
+import { Customer, getCustomersByIds, getCustomerTextsByIds } from '../customers/index.js';
 import type { Db } from '../db/index.js';
 import { getOrdersByIds, Order } from '../orders/index.js';
-import { getProductsByIds, Product } from '../products/index.js';
+import { getProductsByIds, getProductTextsByIds, Product } from '../products/index.js';
 import type { ExportTable } from './exports.sql.js';
 
 /** One exportable resource: where its records are, who may read them, and how GET reads and shows them. */
@@ -18,6 +18,11 @@ export interface ExportSource {
   schema: TSchema;
   /** the resource's own batch read (the GET mapping), records among `ids` in id order */
   read: (db: Db, storeId: string, ids: string[]) => Promise<object[]>;
+  /**
+   * the records among `ids` as the JSON texts GET sends, in id order, where the resource keeps stored documents
+   * (src/shared/stored-documents.ts): a line is then the document itself, nothing read is mapped or serialized
+   */
+  texts?: (db: Db, storeId: string, ids: string[]) => Promise<string[]>;
   /** records per chunk: what one round of reads holds in memory */
   chunk: number;
 }
@@ -29,6 +34,7 @@ export const EXPORT_SOURCES: readonly ExportSource[] = [
     scope: 'products:read',
     schema: Product,
     read: getProductsByIds,
+    texts: getProductTextsByIds,
     chunk: 250,
   },
   {
@@ -61,6 +67,7 @@ export const EXPORT_SOURCES: readonly ExportSource[] = [
     scope: 'customers:read',
     schema: Customer,
     read: getCustomersByIds,
+    texts: getCustomerTextsByIds,
     chunk: 1000,
   },
   {

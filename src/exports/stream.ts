@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
-import { type ChunkQuery, idsAfter } from './exports.sql.js';
+import type { Db } from '../db/index.js';
+import { type ChunkQuery, type ExportTable, idsAfter } from './exports.sql.js';
 import type { ExportReader } from './snapshot.js';
-import type { ExportSource } from './sources.js';
 
 /** The reader took nothing for `stallMs`: its export is cut (its snapshot and slot freed). */
 export class ExportStalled extends Error {
@@ -11,12 +11,14 @@ export class ExportStalled extends Error {
 }
 
 export interface ExportPlan {
-  source: ExportSource;
+  table: ExportTable;
+  /** records per chunk: what one round of reads holds in memory */
+  chunk: number;
   storeId: string;
   updatedSince: Date | null;
   reader: ExportReader;
-  /** a record as GET's response serializer writes it (a CSV layout: the record's rows) */
-  serialize: (record: object) => string;
+  /** the text of the records among `ids` (in id order), each record's lines ended by a line break */
+  text: (db: Db, storeId: string, ids: string[]) => Promise<string>;
   /** written before the first record (a CSV layout's header row), even when no record follows */
   head?: string;
   /**
@@ -37,13 +39,11 @@ interface Chunk {
 }
 
 async function nextChunk(plan: ExportPlan, query: ChunkQuery): Promise<Chunk> {
-  const { source, storeId, reader, serialize } = plan;
-  const { ids, records } = await reader.read(async (db) => {
-    const ids = await idsAfter(db, source.table, storeId, query);
-    return { ids, records: ids.length ? await source.read(db, storeId, ids) : [] };
+  const { table, storeId, reader } = plan;
+  const { ids, text } = await reader.read(async (db) => {
+    const ids = await idsAfter(db, table, storeId, query);
+    return { ids, text: ids.length ? await plan.text(db, storeId, ids) : '' };
   });
-  let text = '';
-  for (const record of records) text += `${serialize(record)}\n`;
   // a short chunk is the last one: no query to find out that nothing follows
   return { text, last: ids.at(-1) ?? null, full: ids.length === query.limit };
 }
@@ -59,7 +59,7 @@ async function nextChunk(plan: ExportPlan, query: ChunkQuery): Promise<Chunk> {
  */
 export function exportStream(plan: ExportPlan): Readable {
   let after: string | null = null;
-  const read = () => nextChunk(plan, { after, updatedSince: plan.updatedSince, limit: plan.source.chunk });
+  const read = () => nextChunk(plan, { after, updatedSince: plan.updatedSince, limit: plan.chunk });
   const prefetch = plan.reader.consistency === 'snapshot';
   // a prefetch that fails while nobody waits for it is reported by the read() that takes it
   const ahead = (chunk: Promise<Chunk>) => {

@@ -3,7 +3,18 @@ import { productsInCollection, setProductCollections } from '../collections/inde
 import { type DB, type Db, type Tx, withTx } from '../db/index.js';
 import { AppError, notFound } from '../errors.js';
 import { storeMedia } from '../media/index.js';
-import { countedTotal, countedTotalSql, deleteRecord, isId, newId, paginationOf, runList, selectByIds } from '../shared/index.js';
+import {
+  countedTotal,
+  countedTotalSql,
+  type DocumentOfRow,
+  deleteRecord,
+  documentTexts,
+  isId,
+  newId,
+  paginationOf,
+  runList,
+  selectByIds,
+} from '../shared/index.js';
 import { assertHandleFree, insertProduct, type VariantSkus } from './handles.js';
 import { type PreparedProduct, type ProductContext, prepareProduct } from './product-input.js';
 import type { CreateProductInput, Product, ProductListQuery, UpdateProductInput } from './products.schema.js';
@@ -214,10 +225,12 @@ export async function listProducts(db: Db, storeId: string, query: ProductListQu
  */
 export async function listProductTexts(db: Db, storeId: string, query: ProductListQuery, membership?: Membership) {
   const { rows, pagination } = await runProductList(db, storeId, selectProductDocuments(db, storeId), query, membership);
-  const page = rows as { id: string; document: string | null }[];
-  const missing = page.filter((row) => row.document === null).map((row) => row.id);
-  const built = new Map((await getProductsByIds(db, storeId, missing)).map((product) => [product.id, JSON.stringify(product)]));
-  // a product deleted between the two reads is left out, as a list read a moment later would
-  const texts = page.flatMap((row) => row.document ?? built.get(row.id) ?? []);
+  const texts = await documentTexts(rows as DocumentOfRow[], (ids) => getProductsByIds(db, storeId, ids));
   return { texts, pagination };
+}
+
+/** The products among `ids` as their JSON texts, in id order (as listProductTexts: stored documents first). */
+export async function getProductTextsByIds(db: Db, storeId: string, ids: string[]): Promise<string[]> {
+  const rows = await selectByIds(selectProductDocuments(db, storeId), ids, 'products.id');
+  return documentTexts(rows, (missing) => getProductsByIds(db, storeId, missing));
 }

@@ -72,8 +72,10 @@ export { insertWithFreeSlug, slugBase, suppliedSlug, toSlug } from './slug.js';
 export { type StoreSlot, takeStoreSlot } from './store-slots.js';
 export {
   currentDocumentSql,
+  type DocumentOfRow,
   type DocumentRow,
   type DocumentTable,
+  documentTexts,
   rebuildDocuments,
   type StoredDocument,
   storedDocument,

@@ -51,6 +51,27 @@ export function currentDocumentSql(table: DocumentTable) {
     WHERE d.store_id = ${records}.store_id AND d.${key} = ${records}.id AND d.written_by = ${records}.xmin)`;
 }
 
+/** A record's id and its current stored document (currentDocumentSql), or null when it has none. */
+export interface DocumentOfRow {
+  id: string;
+  document: string | null;
+}
+
+/**
+ * Each row's JSON text, in the rows' order: its stored document while current, else the record built from its
+ * rows by `build` (one batch read for all of them). A record gone between the two reads is left out, as a read
+ * a moment later would leave it out. Used by the lists and the exports: nothing of a documented record is
+ * parsed, mapped or serialized.
+ */
+export async function documentTexts(
+  rows: readonly DocumentOfRow[],
+  build: (ids: string[]) => Promise<{ id: string }[]>,
+): Promise<string[]> {
+  const missing = rows.filter((row) => row.document === null).map((row) => row.id);
+  const built = new Map((missing.length ? await build(missing) : []).map((record) => [record.id, JSON.stringify(record)]));
+  return rows.flatMap((row) => row.document ?? built.get(row.id) ?? []);
+}
+
 /**
  * Upserts the documents for the records' rows as they are now (a record no longer there gets none).
  * `last`: the statement travels with the COMMIT (its values as literals).
