@@ -24,8 +24,8 @@ const RECORD_EVENTS = 10;
 const ANSWERED_BEFORE_KILL = 8;
 // Held attempts must still be in flight at the kill, however loaded the machine (a held attempt that timed
 // out would be retried and sent again before the kill): the kill comes ~0.3 s after the first one is held.
-// The lease after it is timeout + 30 s, and the test waits that out twice (once per engine), so the timeout
-// is no longer than that safety needs (it was 60 s: 190 s of a CI lane for this file).
+// The lease after it is timeout + 30 s, and the test waits that out on each engine (at the same time), so the
+// timeout is no longer than that safety needs (it was 60 s: 190 s of a CI lane for this file).
 const TIMEOUT_MS = 15_000;
 
 const started: ServerProcess[] = [];
@@ -198,7 +198,8 @@ async function killMidBacklog(env: Record<string, string>, login: (server: Serve
   expect(await second.exited).toEqual({ code: 0, signal: null });
 }
 
-describe('kill -9 with webhook deliveries pending', () => {
+// The two engines side by side: each waits out its leases (timeout + 30 s), the other's wait overlapping it.
+describe.concurrent('kill -9 with webhook deliveries pending', () => {
   it('embedded engine: every event reaches the receiver after a restart on the same data dir', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'storefront-webhooks-kill-'));
     cpSync(inject('pgliteTemplate'), dataDir, { recursive: true });
