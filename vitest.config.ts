@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/support/slow-first-sequencer.js';
 
 // API tests run once per engine: always on the embedded PGlite, and on PostgreSQL when
 // TEST_DATABASE_URL is set (each test file gets its own copy of a migrated template database).
@@ -16,6 +17,8 @@ export default defineConfig({
     ...shared,
     // Once per run: the migrated PGlite data dir and PostgreSQL database that test files copy.
     globalSetup: ['./test/global-setup.ts'],
+    // The known slowest files first, so that no lane ends with one of them running alone.
+    sequence: { sequencer: SlowFirstSequencer },
     // Test files wait on databases, timers and child processes much of the time: two at a time even on two
     // cores (vitest's default there is one). At most four: each file's app holds up to ten PostgreSQL connections.
     maxWorkers: Math.min(4, Math.max(2, availableParallelism() - 1)),

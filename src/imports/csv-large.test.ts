@@ -39,9 +39,12 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
 /**
- * The largest growth of the retained heap and buffers over a baseline while `work` runs (sampled every `everyMs`:
- * each sample is a full collection of a test worker's heap: the upload, which must not hold the file, is sampled
- * often; the job, whose figure is only reported, every 2 s).
+ * The largest growth of the retained heap and buffers over a baseline while `work` runs, sampled every
+ * `everyMs`, each sample a full collection of the test worker's heap. Such a collection stops the main thread,
+ * and in a busy CI run (a worker's heap grown by the files before, two cores shared by four test files) it took
+ * long enough that collections every 250 ms left the upload almost no time to run: the file took 130-170 s
+ * there against 9 s alone. The next sample waits at least four times as long as the last one took, so the
+ * work keeps most of the main thread however slow a collection is.
  */
 async function peakGrowth(work: () => Promise<void>, everyMs: number): Promise<number> {
   const used = () => {
@@ -50,13 +53,17 @@ async function peakGrowth(work: () => Promise<void>, everyMs: number): Promise<n
   };
   const base = used();
   let peak = 0;
-  const timer = setInterval(() => {
+  let timer: NodeJS.Timeout | undefined;
+  const sample = () => {
+    const started = performance.now();
     peak = Math.max(peak, used() - base);
-  }, everyMs);
+    timer = setTimeout(sample, Math.max(everyMs, 4 * (performance.now() - started)));
+  };
+  timer = setTimeout(sample, everyMs);
   try {
     await work();
   } finally {
-    clearInterval(timer);
+    clearTimeout(timer);
   }
   return Math.max(peak, used() - base);
 }
