@@ -21,8 +21,8 @@ import { formatProfile, summarizeProfile } from './profile.js';
  * one export is one long request, which the autocannon harness cannot show as products/s. A fourth argument
  * `shopify` times `?format=shopify` instead (the CSV layout: products counted from X-Total-Count).
  * The seeded products get their stored documents, as products written through the API have them
- * (BENCH_NO_DOCUMENTS=1: not, so every product is built from its rows). BENCH_CPU_PROF=<file.cpuprofile>: a V8 CPU profile of the three timed exports only (not the seeding, nor the
- * warm-up), summarized on stderr.
+ * (BENCH_NO_DOCUMENTS=1: not, so every product is built from its rows). BENCH_CPU_PROF=<file.cpuprofile>: a
+ * V8 CPU profile of the three timed exports only (not the seeding, nor the warm-up), summarized on stderr.
  */
 const count = Number(process.argv[2] ?? 20_000);
 const engine = (process.argv[3] ?? 'postgres') as 'pglite' | 'postgres';

@@ -6,10 +6,7 @@ import { csvRows } from './csv-rows.js';
 
 // cells with the characters that decide quoting, among others
 const cellText = fc.string({ unit: fc.constantFrom('a', 'Z', ' ', ',', '"', '\r', '\n', ';', "'", 'é', '=', '') });
-const rows = fc.array(
-  fc.array(cellText, { minLength: 1, maxLength: 6 }).map((row) => row),
-  { minLength: 1, maxLength: 5 },
-);
+const rows = fc.array(fc.array(cellText, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 5 });
 const sameWidth = rows.map((all) => all.map((row) => [...row, ...Array(6 - row.length).fill('')]));
 
 describe('csvRows', () => {
