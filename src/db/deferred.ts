@@ -100,17 +100,12 @@ export function holdingForCommit<R>(run: Run<R>, heldResult: () => R, last: (ans
 }
 
 /**
- * `inline` for a driver whose parameters are text (`format` turns a value into it, null for NULL, or a
- * Buffer for a binary one): `$n` replaced by the value as a literal. A literal has the type "unknown" until
- * its context gives it one, exactly as an untyped parameter does, so the statement means the same.
+ * Each value as a PostgreSQL literal (`format` turns a value into the driver's text for it, null for NULL,
+ * or a Buffer for a binary one), or undefined when one is binary. A literal has the type "unknown" until its
+ * context gives it one, exactly as an untyped parameter does.
  */
-/** What the scan below does not follow: comments, dollar quotes and backslash-escaped quotes. */
-const UNSCANNED = /--|\/\*|\$\$|\\'/;
-const QUOTED_OR_PLACEHOLDER = /'(?:[^']|'')*'|\$(\d+)/g;
-
-export function inlineWith(format: (value: unknown) => unknown): Inline {
-  return (text, values) => {
-    if (UNSCANNED.test(text)) return undefined;
+export function literalsWith(format: (value: unknown) => unknown): (values: readonly unknown[]) => string[] | undefined {
+  return (values) => {
     const literals: string[] = [];
     for (const value of values) {
       const formatted = format(value);
@@ -118,7 +113,35 @@ export function inlineWith(format: (value: unknown) => unknown): Inline {
       else if (typeof formatted === 'string') literals.push(literal(formatted));
       else return undefined;
     }
+    return literals;
+  };
+}
+
+/** What the scan below does not follow: comments, dollar quotes and backslash-escaped quotes. */
+const UNSCANNED = /--|\/\*|\$\$|\\'/;
+const QUOTED_OR_PLACEHOLDER = /'(?:[^']|'')*'|\$(\d+)/g;
+
+/**
+ * `inline` for a driver whose parameters are text: `$n` replaced by the value as a literal, so the
+ * statement means the same (see literalsWith).
+ */
+export function inlineWith(format: (value: unknown) => unknown): Inline {
+  const literalsOf = literalsWith(format);
+  return (text, values) => {
+    if (UNSCANNED.test(text)) return undefined;
+    const literals = literalsOf(values);
+    if (!literals) return undefined;
     // quoted strings are passed over whole, so a `$1` inside one stays as it is
     return text.replace(QUOTED_OR_PLACEHOLDER, (match, n?: string) => (n === undefined ? match : (literals[Number(n) - 1] ?? match)));
   };
+}
+
+/**
+ * A statement prepared on the session under `name`, run with its values as literals: `EXECUTE "name"(…)`.
+ * It can share a simple-protocol message as an inlined text can, and PostgreSQL neither parses nor plans
+ * the statement again: it runs the session's prepared one, as a Bind/Execute of it would.
+ */
+export function executeText(name: string, literals: readonly string[]): string {
+  const args = literals.length ? `(${literals.join(', ')})` : '';
+  return `EXECUTE "${name.replaceAll('"', '""')}"${args}`;
 }

@@ -51,6 +51,44 @@ describe.runIf(engine === 'postgres')('named prepared statements (PostgreSQL)', 
   });
 });
 
+describe.runIf(engine === 'postgres')("a transaction's first statement with its BEGIN (PostgreSQL)", () => {
+  it('runs as EXECUTE of the prepared statement once the session has prepared it', async () => {
+    const database = await openOneConnection();
+    try {
+      const slug = `first-${randomBytes(4).toString('hex')}`;
+      for (let n = 0; n < 3; n++) {
+        await database.db.transaction().execute(async (trx) => {
+          expect(await trx.selectFrom('stores').select('id').where('slug', '=', slug).execute()).toEqual([]);
+        });
+      }
+      // plans made from the session's prepared statement: the first run prepared it, the next two executed it
+      const runs = await sql<{ n: number }>`select (generic_plans + custom_plans)::int as n from pg_prepared_statements
+        where name like 'sf\\_%' and statement like '%"stores"%' and statement like '%"slug" = $1'`.execute(database.db);
+      expect(runs.rows).toEqual([{ n: 3 }]);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('fails once when a migration changes its result, then runs written out', async () => {
+    const database = await openOneConnection();
+    const table = `executed_${randomBytes(4).toString('hex')}`;
+    try {
+      await sql`create table ${sql.table(table)} (id int primary key)`.execute(database.db);
+      const read = () => database.db.transaction().execute((trx) => sql`select * from ${sql.table(table)} where id = ${1}`.execute(trx));
+      await read();
+      await read();
+      await sql`alter table ${sql.table(table)} add column note text`.execute(database.db);
+      await expect(read()).rejects.toMatchObject({ code: '0A000' });
+      expect((await read()).rows).toEqual([]);
+      expect((await read()).rows).toEqual([]);
+    } finally {
+      await sql`drop table if exists ${sql.table(table)}`.execute(database.db);
+      await database.close();
+    }
+  });
+});
+
 describe.runIf(engine === 'postgres')('the notification listener (PostgreSQL)', () => {
   it('hears notifications, and after losing its session reconnects with a reset first', async () => {
     const database = await openOneConnection();

@@ -1,7 +1,7 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
 import pgUtils from 'pg/lib/utils.js';
-import { holdingForCommit, inlineWith } from './deferred.js';
+import { executeText, holdingForCommit, type Inline, inlineWith, literalsWith } from './deferred.js';
 import { PLAN_CHANGED, StatementNames } from './statement-names.js';
 
 /**
@@ -14,17 +14,47 @@ const names = new StatementNames();
 
 /** A transaction's first statement written out with the values pg would have sent as its text parameters. */
 const inlineText = inlineWith((value) => pgUtils.prepareValue(value));
+const literalsOf = literalsWith((value) => pgUtils.prepareValue(value));
+
+/** pg's record of the named statements its session has prepared (name → text); undefined if pg changes it. */
+function parsedStatements(client: pg.PoolClient): Record<string, string> | undefined {
+  return (client as unknown as { connection?: { parsedStatements?: Record<string, string> } }).connection?.parsedStatements;
+}
+
+/**
+ * How a transaction's first statement travels with its BEGIN on this session. A named statement runs as
+ * `EXECUTE` of the session's prepared one, so the BEGIN saves its round trip without the statement being
+ * parsed and planned on every transaction (a create product's INSERT was: notebook, "EXECUTE with the
+ * BEGIN"). Where the session has not prepared it yet, nothing is inlined: the BEGIN goes alone and the
+ * statement is prepared by its own run, once per session. An unnamed statement is written out with literals.
+ */
+function firstStatement(client: pg.PoolClient, executing: { text?: string }): Inline {
+  return (text, values) => {
+    const name = names.nameOf(text);
+    const parsed = parsedStatements(client);
+    if (name === undefined || parsed === undefined) return inlineText(text, values);
+    if (parsed[name] !== text) return undefined;
+    const literals = literalsOf(values);
+    if (!literals) return undefined;
+    executing.text = text;
+    return executeText(name, literals);
+  };
+}
 
 function preparing(client: pg.PoolClient): PostgresPoolClient {
+  // the statement whose EXECUTE the message in flight carries (firstStatement)
+  const executing: { text?: string } = {};
   const query = async (text: string, values: readonly unknown[]) => {
     const name = values.length ? names.nameOf(text) : undefined;
-    if (!name) return client.query(text, values as unknown[]);
+    const executed = executing.text;
+    executing.text = undefined;
     try {
-      return await client.query({ name, text, values: values as unknown[] });
+      return await (name ? client.query({ name, text, values: values as unknown[] }) : client.query(text, values as unknown[]));
     } catch (error) {
-      if ((error as { code?: string }).code !== PLAN_CHANGED) throw error;
+      const changed = name ? text : executed;
+      if ((error as { code?: string }).code !== PLAN_CHANGED || changed === undefined) throw error;
       // This text is never named again in this process; the failed statement's transaction fails as it would have.
-      names.forget(text);
+      names.forget(changed);
       throw error;
     }
   };
@@ -32,7 +62,8 @@ function preparing(client: pg.PoolClient): PostgresPoolClient {
   const lastOf = (answer: pg.QueryResult) => (Array.isArray(answer) ? (answer.at(-1) as pg.QueryResult) : answer);
   const held = () => ({ command: 'INSERT', rowCount: 0, rows: [], fields: [], oid: 0 }) as pg.QueryResult;
   // Streaming (cursors) is not configured, so Kysely only ever calls query(text, values).
-  return { query: holdingForCommit(query, held, lastOf, inlineText), release: () => client.release() } as unknown as PostgresPoolClient;
+  const run = holdingForCommit(query, held, lastOf, firstStatement(client, executing));
+  return { query: run, release: () => client.release() } as unknown as PostgresPoolClient;
 }
 
 /** The pool as Kysely's PostgresDialect takes it, preparing named statements; one wrapper per pg client. */
