@@ -125,7 +125,13 @@ export async function updateCustomer(
 export async function listCustomerTexts(db: Db, storeId: string, query: CustomerListQuery) {
   const total = () => countedTotal(db, storeId, { list: 'customers' });
   const counted = countedTotalSql(storeId, { list: 'customers' });
-  const { rows, pagination } = await runList(selectCustomerDocuments(db, storeId), query, listSpec, { db, storeId, total, counted });
+  const { rows, pagination } = await runList(selectCustomerDocuments(db, storeId), query, listSpec, {
+    db,
+    storeId,
+    total,
+    counted,
+    unfiltered: true,
+  });
   const texts = await documentTexts(rows, (ids) => getCustomersByIds(db, storeId, ids));
   return { texts, pagination };
 }

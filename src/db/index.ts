@@ -17,6 +17,7 @@ export type {
 } from './column-shapes.js';
 export type { Database, Db, PoolStats } from './database.js';
 export { afterCommit, literal, withCommit } from './deferred.js';
+export { withGenericPlan } from './generic-plan.js';
 export { DataDirLockedError } from './lock-file.js';
 export type { Listener, NotificationHandlers } from './notifications.js';
 export type { StatementObserver } from './observed.js';

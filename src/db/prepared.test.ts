@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { engine, testDatabaseUrl } from '../../test/helpers.js';
 import { openDatabase } from './database.js';
+import { withGenericPlan } from './generic-plan.js';
 
 /** One connection, so the statements run and pg_prepared_statements are of the same session. */
 async function openOneConnection() {
@@ -84,6 +85,34 @@ describe.runIf(engine === 'postgres')("a transaction's first statement with its 
       expect((await read()).rows).toEqual([]);
     } finally {
       await sql`drop table if exists ${sql.table(table)}`.execute(database.db);
+      await database.close();
+    }
+  });
+});
+
+describe.runIf(engine === 'postgres')('statements marked for a generic plan (PostgreSQL)', () => {
+  it('run with the plan made once for the session, and leave the setting as it was, in a transaction or not', async () => {
+    const database = await openOneConnection();
+    try {
+      const slug = `generic-${randomBytes(4).toString('hex')}`;
+      const marked = (db: typeof database.db) =>
+        withGenericPlan(db.selectFrom('stores').select('id').where('slug', '=', slug).limit(sql.lit(26))).execute();
+      for (let n = 0; n < 3; n++) expect(await marked(database.db)).toEqual([]);
+      await database.db.transaction().execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        expect(await marked(trx)).toEqual([]);
+        expect((await sql<{ mode: string }>`select current_setting('plan_cache_mode') as mode`.execute(trx)).rows).toEqual([
+          { mode: 'auto' },
+        ]);
+      });
+      const plans = await sql<{ generic: number; custom: number }>`select generic_plans::int as generic, custom_plans::int as custom
+        from pg_prepared_statements where statement like '%sf:generic-plan%' and statement like '%"slug" = $1%'`.execute(database.db);
+      // the first run prepared it (with its values); the three after it used the generic plan
+      expect(plans.rows).toEqual([{ generic: 3, custom: 1 }]);
+      expect((await sql<{ mode: string }>`select current_setting('plan_cache_mode') as mode`.execute(database.db)).rows).toEqual([
+        { mode: 'auto' },
+      ]);
+    } finally {
       await database.close();
     }
   });

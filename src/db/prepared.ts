@@ -2,6 +2,7 @@ import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
 import pgUtils from 'pg/lib/utils.js';
 import { executeText, holdingForCommit, type Inline, inlineWith, literalsWith } from './deferred.js';
+import { GENERIC_PLAN_MARK, genericPlanMessage } from './generic-plan.js';
 import { PLAN_CHANGED, StatementNames } from './statement-names.js';
 
 /**
@@ -49,7 +50,11 @@ function preparing(client: pg.PoolClient): PostgresPoolClient {
     const executed = executing.text;
     executing.text = undefined;
     try {
-      return await (name ? client.query({ name, text, values: values as unknown[] }) : client.query(text, values as unknown[]));
+      if (!name) return await client.query(text, values as unknown[]);
+      const literals = text.includes(GENERIC_PLAN_MARK) && parsedStatements(client)?.[name] === text ? literalsOf(values) : undefined;
+      if (!literals) return await client.query({ name, text, values: values as unknown[] });
+      const answer = (await client.query(genericPlanMessage(name, literals))) as unknown as pg.QueryResult[];
+      return answer[1];
     } catch (error) {
       const changed = name ? text : executed;
       if ((error as { code?: string }).code !== PLAN_CHANGED || changed === undefined) throw error;

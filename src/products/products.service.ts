@@ -195,7 +195,8 @@ type ProductBase = SelectQueryBuilder<DB, 'products', object>;
  */
 async function runProductList<B extends ProductBase>(db: Db, storeId: string, base: B, query: ProductListQuery, membership?: Membership) {
   const catalog = catalogFilters(query);
-  const filtered = whereAll(base, [...columnFilters(query), ...catalog]);
+  const filters = [...columnFilters(query), ...catalog];
+  const filtered = whereAll(base, filters);
   // Membership (manual or smart) narrows the list without an index in sort order: runList lists it like a search.
   const narrowing = membership ? [membership.condition] : [];
   if (query.collection !== undefined) {
@@ -209,7 +210,8 @@ async function runProductList<B extends ProductBase>(db: Db, storeId: string, ba
   const total = counted ? () => countedTotal(db, storeId, { list: 'products', status: query.status }) : undefined;
   const totalSql = counted ? countedTotalSql(storeId, { list: 'products', status: query.status }) : undefined;
   const within = membership ? [membership.collectionId] : undefined;
-  return runList(filtered, query, productListSpec, { db, storeId, narrow, total, counted: totalSql, within });
+  const unfiltered = filters.length === 0 && !narrow;
+  return runList(filtered, query, productListSpec, { db, storeId, narrow, total, counted: totalSql, within, unfiltered });
 }
 
 /** The product list (also GET /collections/{id}/products, which passes its `membership`), as outputs. */

@@ -1,5 +1,6 @@
 import { type TProperties, Type } from '@sinclair/typebox';
 import { type Expression, type QueryExecutorProvider, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { withGenericPlan } from '../db/index.js';
 import { validationError } from '../errors.js';
 import type { Pagination } from './common.schema.js';
 import { StringEnum } from './common.schema.js';
@@ -102,7 +103,12 @@ export interface ListScope {
   counted?: RawBuilder<number>;
   /** the ids of a nested list's path (the collection of /collections/{id}/products): part of its cursors' binding */
   within?: readonly string[];
+  /** `base` filters by the store only: its first page runs with a generic plan (src/db/generic-plan.ts) */
+  unfiltered?: boolean;
 }
+
+/** The page sizes (limit + 1 rows read) whose first page may run with a generic plan: a few texts, a few plans per session. */
+const GENERIC_PLAN_TAKES = new Set([26, 51, 101]);
 
 /** `%`, `_` and `\` are literal characters in a search term. */
 export function likePattern(term: string): string {
@@ -215,7 +221,7 @@ export async function runList<DB, TB extends keyof DB, O>(
   try {
     const { rows, count } = conditions.length
       ? await runMatchedList(scoped, sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`, params, spec, order, walk, scope.db)
-      : await runIndexedList(scoped, params, spec, order, walk, total, counted);
+      : await runIndexedList(scoped, params, spec, order, walk, total, counted, scope.unfiltered === true && since === undefined);
     return pageOf(rows, params, walk, count);
   } catch (error) {
     if (walk.after && isDataException(error)) throw badCursor('holds a position this list cannot sort by');
@@ -247,6 +253,7 @@ async function runIndexedList<DB, TB extends keyof DB, O>(
   walk: Walk,
   total: (() => Promise<number>) | undefined,
   counted: RawBuilder<number> | undefined,
+  unfiltered: boolean,
 ) {
   const ordered = <T extends SelectQueryBuilder<DB, TB, unknown>>(query: T) =>
     query.orderBy(sql`${order.expression} ${order.direction}`).orderBy(sql`${spec.idColumn} ${order.direction}`) as T;
@@ -258,6 +265,7 @@ async function runIndexedList<DB, TB extends keyof DB, O>(
   const take = params.limit + 1;
   let page: typeof keyed;
   if (walk.after) page = ordered(keyed.where(rowsAfter(keysetOf(order, spec.idColumn), walk.after))).limit(take);
+  else if (walk.offset === 0 && unfiltered && GENERIC_PLAN_TAKES.has(take)) page = withGenericPlan(ordered(keyed).limit(sql.lit(take)));
   else if (walk.offset === 0) page = ordered(keyed).limit(take);
   else {
     const ids = ordered(base.clearSelect().select(sql`${spec.idColumn}`.as('page_id')))
