@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { sql } from 'kysely';
 import { type Db, literal, type Tx, withCommit, withTx } from '../db/index.js';
 
@@ -30,13 +31,50 @@ export interface DocumentRow {
   body: string;
 }
 
-/** The record's stored document, unless its row has changed since it was written (or it has none). */
-export async function storedDocument(db: Db, table: DocumentTable, storeId: string, id: string): Promise<StoredDocument | undefined> {
+/**
+ * The record's stored document, unless its row has changed since it was written (or it has none).
+ *
+ * Outside a transaction the reads of one store's documents made in the same turn of the event loop go to
+ * PostgreSQL as one statement (DataLoader, its batch sent from `setImmediate`, after every request read in that
+ * turn has asked): each statement costs the server a socket write that wakes a backend, a third of a GET's
+ * server time on a two-core machine (docs/performance-history/notebook.md, "Issue 26, fifth pass"). A batch is
+ * one store's, so its statement names its store as every statement does; inside a transaction the read is
+ * the transaction's own.
+ */
+export function storedDocument(db: Db, table: DocumentTable, storeId: string, id: string): Promise<StoredDocument | undefined> {
+  if (db.isTransaction) return readDocuments(db, table, storeId, [id]).then((found) => found.get(id));
+  return documentReads(db, table, storeId).load(id);
+}
+
+const pendingReads = new WeakMap<Db, Map<string, DataLoader<string, StoredDocument | undefined>>>();
+
+/** The batch of `storeId`'s reads being gathered, or a new one; a batch leaves the map when it is sent. */
+function documentReads(db: Db, table: DocumentTable, storeId: string): DataLoader<string, StoredDocument | undefined> {
+  const perStore = pendingReads.get(db) ?? new Map<string, DataLoader<string, StoredDocument | undefined>>();
+  pendingReads.set(db, perStore);
+  const key = `${table.documents} ${storeId}`;
+  let reads = perStore.get(key);
+  if (!reads) {
+    reads = new DataLoader(
+      async (ids: readonly string[]) => {
+        perStore.delete(key);
+        const found = await readDocuments(db, table, storeId, ids);
+        return ids.map((id) => found.get(id));
+      },
+      { cache: false, maxBatchSize: 100, batchScheduleFn: (send) => setImmediate(send) },
+    );
+    perStore.set(key, reads);
+  }
+  return reads;
+}
+
+/** The current documents of the store's records among `ids`, by id. */
+async function readDocuments(db: Db, table: DocumentTable, storeId: string, ids: readonly string[]) {
   const { documents, records, key } = names(table);
-  const { rows } = await sql<StoredDocument>`SELECT d.etag, d.body FROM ${documents} d
+  const { rows } = await sql<StoredDocument & { id: string }>`SELECT d.${key} AS id, d.etag, d.body FROM ${documents} d
     JOIN ${records} r ON r.store_id = d.store_id AND r.id = d.${key} AND r.xmin = d.written_by
-    WHERE d.store_id = ${storeId} AND d.${key} = ${id}`.execute(db);
-  return rows[0];
+    WHERE d.store_id = ${storeId} AND d.${key} = ANY(${[...ids]}::text[])`.execute(db);
+  return new Map(rows.map(({ id, etag, body }) => [id, { etag, body }]));
 }
 
 /**
