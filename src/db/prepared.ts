@@ -23,19 +23,25 @@ function parsedStatements(client: pg.PoolClient): Record<string, string> | undef
 }
 
 /**
+ * The values as literals for `EXECUTE` of the session's prepared statement `name`, when the session has
+ * prepared `text` under it (else undefined: the statement is not runnable as EXECUTE here).
+ */
+function executable(client: pg.PoolClient, name: string, text: string, values: readonly unknown[]): string[] | undefined {
+  return parsedStatements(client)?.[name] === text ? literalsOf(values) : undefined;
+}
+
+/**
  * How a transaction's first statement travels with its BEGIN on this session. A named statement runs as
  * `EXECUTE` of the session's prepared one, so the BEGIN saves its round trip without the statement being
- * parsed and planned on every transaction (a create product's INSERT was: notebook, "EXECUTE with the
- * BEGIN"). Where the session has not prepared it yet, nothing is inlined: the BEGIN goes alone and the
- * statement is prepared by its own run, once per session. An unnamed statement is written out with literals.
+ * parsed and planned on every transaction (a create product's INSERT was: docs/performance-history/notebook.md,
+ * "Issue 26, fourth pass"). Where the session has not prepared it yet, nothing is inlined: the BEGIN goes alone
+ * and the statement is prepared by its own run, once per session. An unnamed statement is written out with literals.
  */
 function firstStatement(client: pg.PoolClient, executing: { text?: string }): Inline {
   return (text, values) => {
     const name = names.nameOf(text);
-    const parsed = parsedStatements(client);
-    if (name === undefined || parsed === undefined) return inlineText(text, values);
-    if (parsed[name] !== text) return undefined;
-    const literals = literalsOf(values);
+    if (name === undefined || parsedStatements(client) === undefined) return inlineText(text, values);
+    const literals = executable(client, name, text, values);
     if (!literals) return undefined;
     executing.text = text;
     return executeText(name, literals);
@@ -51,7 +57,7 @@ function preparing(client: pg.PoolClient): PostgresPoolClient {
     executing.text = undefined;
     try {
       if (!name) return await client.query(text, values as unknown[]);
-      const literals = text.includes(GENERIC_PLAN_MARK) && parsedStatements(client)?.[name] === text ? literalsOf(values) : undefined;
+      const literals = text.includes(GENERIC_PLAN_MARK) ? executable(client, name, text, values) : undefined;
       if (!literals) return await client.query({ name, text, values: values as unknown[] });
       const answer = (await client.query(genericPlanMessage(name, literals))) as unknown as pg.QueryResult[];
       return answer[1];
