@@ -4,17 +4,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { COMMANDS } from '../src/cli/index.js';
+import { createOwnDatabase, type OwnDatabase } from './support/own-database.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'storefront-cli-'));
-// Tests that write get their own data dir: on a loaded machine one test's timed-out child still holds its
-// dir's lock, and would fail the next test that opens it.
+// Tests that write get their own database: on a loaded machine one test's timed-out child still holds its
+// data dir's lock, and would fail the next test that opens it.
 const ownDataDirs: string[] = [];
-afterAll(() => {
+const ownDatabases: OwnDatabase[] = [];
+afterAll(async () => {
   for (const dir of [dataDir, ...ownDataDirs]) rmSync(dir, { recursive: true, force: true });
+  await Promise.all(ownDatabases.map((own) => own.drop()));
 });
-// Each starts as a copy of the run's migrated template: initdb is tested once, by the first test, and
-// costs ~10 s of CPU a time (over a minute on a busy machine).
-function ownDataDir(): { STOREFRONT_DATA_DIR: string } {
+
+/**
+ * The environment of a test's own database. The first test runs the embedded engine end to end (initdb,
+ * migrations, every write); the others are about the CLI's words and exit codes, and every process of
+ * theirs booting PGlite cost 5-10 s of CPU on a busy machine (the file took 250 s of a CI lane): they use a
+ * copy of the run's migrated PostgreSQL template when the run has PostgreSQL, else a copy of the PGlite one.
+ */
+async function ownDatabase(): Promise<Record<string, string>> {
+  const server = inject('postgresServer');
+  if (server) {
+    const own = await createOwnDatabase(server, 'storefront_cli', inject('postgresTemplate'));
+    ownDatabases.push(own);
+    return { DATABASE_URL: own.url, STOREFRONT_JWT_SECRET: 'x'.repeat(40) };
+  }
   const dir = mkdtempSync(join(tmpdir(), 'storefront-cli-own-'));
   cpSync(inject('pgliteTemplate'), dir, { recursive: true });
   ownDataDirs.push(dir);
@@ -71,7 +85,7 @@ describe('the storefront CLI', () => {
   }, 900_000);
 
   it('lists stores and admins as JSON arrays, without password hashes', async () => {
-    const own = ownDataDir();
+    const own = await ownDatabase();
     const slug = 'list-me';
     const created = await cli(
       ['stores', 'create', '--slug', slug, '--name', 'List', '--admin-email', 'one@list.test', '--admin-password', 'long-secret-1'],
@@ -92,7 +106,7 @@ describe('the storefront CLI', () => {
   }, 900_000);
 
   it('answers a duplicate slug or admin email in words, exit 1, one line', async () => {
-    const own = ownDataDir();
+    const own = await ownDatabase();
     const args = ['--name', 'Dup', '--admin-email', 'a@dup.test', '--admin-password', 'long-secret-1'];
     expect((await cli(['stores', 'create', '--slug', 'dup', ...args], own)).code).toBe(0);
     const again = await cli(['stores', 'create', '--slug', 'dup', ...args], own);
@@ -165,13 +179,16 @@ describe('the storefront CLI', () => {
       [['frobnicate'], /unknown command/],
       [['--bogus-flag'], /bogus/],
     ];
+    const own = await ownDatabase();
+    const acme = ['stores', 'create', '--slug', 'acme', '--name', 'Acme', '--admin-email', 'o@acme.test', '--admin-password', 'long-secret-1'];
+    expect((await cli(acme, own)).code).toBe(0);
     for (const [args, message] of cases) {
-      const result = await cli(args);
+      const result = await cli(args, own);
       expect(result.code, args.join(' ')).not.toBe(0);
       expect(result.stderr, args.join(' ')).toMatch(message);
       expect(result.stdout).toBe('');
     }
-    // nine processes one after the other (they share the data dir and its lock): minutes on a busy machine
+    // ten processes one after the other: minutes on a busy machine when they boot PGlite
   }, 900_000);
 
   it('refuses a bad environment variable by name', async () => {
