@@ -24,6 +24,25 @@ export function databaseUrl(serverUrl: string, name: string): string {
   return url.toString();
 }
 
+const OBJECT_IN_USE = '55006';
+
+/**
+ * CREATE DATABASE copies its template (template1 when none is named) and refuses when another session stays
+ * connected to it for more than 5 s. The server is shared: another run's tool may hold template1 that long, so
+ * the copy is tried again, up to six times (about 40 s in all), instead of failing a whole test run.
+ */
+async function createDatabase(serverUrl: string, statement: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await adminQuery(serverUrl, statement);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== OBJECT_IN_USE || attempt === 6) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
+  }
+}
+
 /**
  * A new database `<prefix>_<time>_<random>` on the server of `serverUrl`, for a test run or a bench run:
  * the name is unique, so concurrent runs never meet, and `drop` removes exactly what was created.
@@ -32,7 +51,7 @@ export function databaseUrl(serverUrl: string, name: string): string {
  */
 export async function createOwnDatabase(serverUrl: string, prefix: string, template?: string): Promise<OwnDatabase> {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(serverUrl, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+  await createDatabase(serverUrl, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   return {
     url: databaseUrl(serverUrl, name),
     name,
