@@ -36,7 +36,9 @@ async function pgliteTemplate(): Promise<string> {
   mkdirSync(CACHE, { recursive: true });
   for (const old of readdirSync(CACHE)) {
     const path = join(CACHE, old);
-    if (Date.now() - statSync(path).mtimeMs > DAY_MS) rmSync(path, { recursive: true, force: true });
+    // another run may rename its copy into place between the listing and this stat (CI's two lanes do)
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat && Date.now() - stat.mtimeMs > DAY_MS) rmSync(path, { recursive: true, force: true });
   }
   const building = `${dir}.${process.pid}-${randomBytes(4).toString('hex')}`;
   const database = await openDatabase({ databaseUrl: null, dataDir: building });
