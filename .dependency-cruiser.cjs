@@ -55,6 +55,14 @@ module.exports = {
       from: { path: '^src/client/' },
       to: { path: '^src/', pathNot: '^src/client/' },
     },
+    {
+      name: 'tracing-sdk-on-demand',
+      severity: 'error',
+      comment:
+        'src/tracing/provider.ts holds the OpenTelemetry SDK and its exporters (~9 MB of RSS): startTracing loads it with import() when traces are wanted, never a static import (biome.json keeps the SDK packages out of every other file).',
+      from: {},
+      to: { path: '^src/tracing/provider\\.ts$', dependencyTypesNot: ['dynamic-import'] },
+    },
   ],
   options: {
     includeOnly: '^src/',

@@ -25,7 +25,7 @@ function forceCloseAfter(app: App, ms: number): { cancel(): void; forced(): bool
 /** The process: config → db → migrate → demo store → listen, and a graceful stop on SIGTERM/SIGINT. */
 export async function serve(config: Config): Promise<void> {
   // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set (src/tracing): the database then shows it every statement.
-  const tracing = startTracing();
+  const tracing = await startTracing();
   const database = await openMigratedDatabase(config, tracing?.observeStatement);
   const app = await buildApp({ config, database, tracer: tracing?.tracer });
   if (database.engine === 'pglite' && config.demo) {
