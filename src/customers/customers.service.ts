@@ -18,6 +18,7 @@ import {
   pastTimestampDetails,
   runList,
   selectByIds,
+  sharedRead,
   suppliedColumns,
 } from '../shared/index.js';
 import type { CreateCustomerInput, Customer, CustomerListQuery, UpdateCustomerInput } from './customers.schema.js';
@@ -122,18 +123,20 @@ export async function updateCustomer(
  * current (customers.documents.ts), else the customer built from its row. Nothing of a documented row is
  * parsed, mapped or serialized (docs/performance.md, "Where the remaining time goes").
  */
-export async function listCustomerTexts(db: Db, storeId: string, query: CustomerListQuery) {
-  const total = () => countedTotal(db, storeId, { list: 'customers' });
-  const counted = countedTotalSql(storeId, { list: 'customers' });
-  const { rows, pagination } = await runList(selectCustomerDocuments(db, storeId), query, listSpec, {
-    db,
-    storeId,
-    total,
-    counted,
-    unfiltered: true,
+export function listCustomerTexts(db: Db, storeId: string, query: CustomerListQuery) {
+  return sharedRead(db, `customers ${storeId} ${JSON.stringify(query)}`, async () => {
+    const total = () => countedTotal(db, storeId, { list: 'customers' });
+    const counted = countedTotalSql(storeId, { list: 'customers' });
+    const { rows, pagination } = await runList(selectCustomerDocuments(db, storeId), query, listSpec, {
+      db,
+      storeId,
+      total,
+      counted,
+      unfiltered: true,
+    });
+    const texts = await documentTexts(rows, (ids) => getCustomersByIds(db, storeId, ids));
+    return { texts, pagination };
   });
-  const texts = await documentTexts(rows, (ids) => getCustomersByIds(db, storeId, ids));
-  return { texts, pagination };
 }
 
 /** The customers among `ids` as their JSON texts, in id order (as listCustomerTexts: stored documents first). */

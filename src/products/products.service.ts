@@ -14,6 +14,7 @@ import {
   paginationOf,
   runList,
   selectByIds,
+  sharedRead,
 } from '../shared/index.js';
 import { assertHandleFree, insertProduct, type VariantSkus } from './handles.js';
 import { type PreparedProduct, type ProductContext, prepareProduct } from './product-input.js';
@@ -225,10 +226,14 @@ export async function listProducts(db: Db, storeId: string, query: ProductListQu
  * is current (the xmin rule of products.documents.ts), else the product built from its rows. A page reads 25
  * documents instead of aggregating 25 products' variants, and nothing is parsed, mapped or serialized.
  */
-export async function listProductTexts(db: Db, storeId: string, query: ProductListQuery, membership?: Membership) {
-  const { rows, pagination } = await runProductList(db, storeId, selectProductDocuments(db, storeId), query, membership);
-  const texts = await documentTexts(rows as DocumentOfRow[], (ids) => getProductsByIds(db, storeId, ids));
-  return { texts, pagination };
+export function listProductTexts(db: Db, storeId: string, query: ProductListQuery, membership?: Membership) {
+  const read = async () => {
+    const { rows, pagination } = await runProductList(db, storeId, selectProductDocuments(db, storeId), query, membership);
+    const texts = await documentTexts(rows as DocumentOfRow[], (ids) => getProductsByIds(db, storeId, ids));
+    return { texts, pagination };
+  };
+  // A collection's page depends on its rules as this request read them: it is not shared.
+  return membership ? read() : sharedRead(db, `products ${storeId} ${JSON.stringify(query)}`, read);
 }
 
 /** The products among `ids` as their JSON texts, in id order (as listProductTexts: stored documents first). */

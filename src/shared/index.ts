@@ -68,6 +68,7 @@ export { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js'
 export { type PurgeJob, purgeOnce, startPurgeLoop } from './purge-loop.js';
 export { assertReference, deleteRecord, lockedCurrent, lockRecord, missingReferences, recordExists } from './references.js';
 export { ALL_SCOPES, hasScope } from './scopes.js';
+export { sharedRead } from './shared-reads.js';
 export { insertWithFreeSlug, slugBase, suppliedSlug, toSlug } from './slug.js';
 export { type StoreSlot, takeStoreSlot } from './store-slots.js';
 export {
