@@ -13,7 +13,8 @@ const lists: { resource: 'customers' | 'products'; storeId: unknown }[] = [];
 beforeAll(async () => {
   t = await setupTestApp({}, (text, parameters) => {
     const page = /FROM "customer_documents" d|FROM "product_documents" d/.exec(text);
-    if (page && !/= ANY\(/.test(text)) lists.push({ resource: page[0].includes('customer') ? 'customers' : 'products', storeId: parameters[0] });
+    if (page && !/= ANY\(/.test(text))
+      lists.push({ resource: page[0].includes('customer') ? 'customers' : 'products', storeId: parameters[0] });
     return undefined;
   });
 });
@@ -58,7 +59,9 @@ describe('identical list reads made together', () => {
       t.call(a, 'GET', '/products?limit=5'),
     ]);
     expect([pageA.body.pagination.total, pageB.body.pagination.total]).toEqual([2, 3]);
-    expect(new Set(pageA.body.data.map((c: { id: string }) => c.id))).not.toEqual(new Set(pageB.body.data.map((c: { id: string }) => c.id)));
+    expect(new Set(pageA.body.data.map((c: { id: string }) => c.id))).not.toEqual(
+      new Set(pageB.body.data.map((c: { id: string }) => c.id)),
+    );
     expect([pageA.body.data.length, smallA.body.data.length, productsA.body.data.length]).toEqual([2, 1, 0]);
   });
 
