@@ -1510,6 +1510,14 @@ export interface components {
             metaKeywords?: string | null;
             customFields?: components["schemas"]["CustomFieldsInput"];
         };
+        /** @description key (1..128 characters) -> string, number or boolean; {} when none */
+        CustomFields: {
+            [key: string]: string | number | boolean;
+        };
+        /** @description at most 200 keys of 1..128 characters, values strings, numbers or booleans, at most 64 KB as JSON. PATCH merges key by key and a key sent as null is removed; on create a null value is dropped */
+        CustomFieldsInput: {
+            [key: string]: string | number | boolean | null;
+        };
         /**
          * @description a customer account of the store (never its password)
          * @example {
@@ -1636,14 +1644,6 @@ export interface components {
             customFields?: components["schemas"]["CustomFieldsInput"];
             /** @description a new password, 8 to 256 characters; stored hashed, never answered */
             password?: string;
-        };
-        /** @description key (1..128 characters) -> string, number or boolean; {} when none */
-        CustomFields: {
-            [key: string]: string | number | boolean;
-        };
-        /** @description at most 200 keys of 1..128 characters, values strings, numbers or booleans, at most 64 KB as JSON. PATCH merges key by key and a key sent as null is removed; on create a null value is dropped */
-        CustomFieldsInput: {
-            [key: string]: string | number | boolean | null;
         };
         /** @description the record that was deleted */
         Deleted: {
