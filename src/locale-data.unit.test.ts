@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { pathsWhere, REPO_ROOT, sourceFiles } from '../test/support/source-files.js';
 
 /**
  * The server never asks ICU for locale data outside an error path. The first `toLocaleString`, `Intl.*` or
@@ -12,19 +12,9 @@ import { describe, expect, it } from 'vitest';
 const LOCALE_CALLS =
   /\.(toLocaleString|toLocaleDateString|toLocaleTimeString|toLocaleUpperCase|toLocaleLowerCase|localeCompare)\(|\bIntl\./;
 const ERROR_PATHS = new Set(['src/orders/stock.ts', 'src/products/variant-entries.ts']);
-const root = join(import.meta.dirname, '..');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
-    .map((entry) => relative(root, join(entry.parentPath, entry.name)));
-}
 
 function filesAskingForLocaleData(files: { path: string; text: string }[]): string[] {
-  return files
-    .filter(({ path, text }) => !ERROR_PATHS.has(path) && LOCALE_CALLS.test(text))
-    .map(({ path }) => path)
-    .sort();
+  return pathsWhere(files, ({ path, text }) => !ERROR_PATHS.has(path) && LOCALE_CALLS.test(text));
 }
 
 describe('locale data', () => {
@@ -40,7 +30,7 @@ describe('locale data', () => {
   });
 
   it('keeps src/ from loading locale data outside its error paths', () => {
-    const files = sourceFiles(join(root, 'src')).map((path) => ({ path, text: readFileSync(join(root, path), 'utf8') }));
+    const files = sourceFiles(join(REPO_ROOT, 'src'));
     expect(filesAskingForLocaleData(files), 'files calling toLocale*, localeCompare or Intl').toEqual([]);
   });
 });

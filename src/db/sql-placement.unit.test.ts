@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { pathsWhere, REPO_ROOT, sourceFiles } from '../../test/support/source-files.js';
 
 /**
  * "Every statement on a table is in its folder's `*.sql.ts`" (docs/architecture.md), as a rule that fails: a
@@ -12,21 +12,10 @@ import { describe, expect, it } from 'vitest';
  */
 const SQL_MAKERS =
   /\.(selectFrom|insertInto|updateTable|deleteFrom|where|orderBy|innerJoin|leftJoin|forUpdate|onConflict|returning|returningAll)\(|\bsql(<[^>]*>)?`/;
-const root = join(import.meta.dirname, '..', '..');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
-    .map((entry) => relative(root, join(entry.parentPath, entry.name)));
-}
 
 /** Files outside the SQL places that build statements. */
 function statementsOutsideSqlFiles(files: { path: string; text: string }[]): string[] {
-  return files
-    .filter(({ path }) => !path.endsWith('.sql.ts') && !/^src\/(db|shared)\//.test(path))
-    .filter(({ text }) => SQL_MAKERS.test(text))
-    .map(({ path }) => path)
-    .sort();
+  return pathsWhere(files, ({ path, text }) => !path.endsWith('.sql.ts') && !/^src\/(db|shared)\//.test(path) && SQL_MAKERS.test(text));
 }
 
 describe('where SQL is written', () => {
@@ -43,7 +32,7 @@ describe('where SQL is written', () => {
   });
 
   it('keeps every statement of src/ in a *.sql.ts file', () => {
-    const files = sourceFiles(join(root, 'src')).map((path) => ({ path, text: readFileSync(join(root, path), 'utf8') }));
+    const files = sourceFiles(join(REPO_ROOT, 'src'));
     expect(statementsOutsideSqlFiles(files), 'statements outside a *.sql.ts file').toEqual([]);
   });
 });
