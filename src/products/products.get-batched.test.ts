@@ -1,10 +1,12 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 
 /**
  * GET /products/{id}: the reads of one store's stored documents that concurrent requests make together go to
  * the database as one statement (src/shared/stored-documents.ts, storedDocument), each request answered with
- * its own product, and a batch never holds another store's reads.
+ * its own product, and a batch never holds another store's reads. While a store's batch is in flight, the reads
+ * that arrive wait for it and go together as the next.
  */
 
 let t: TestContext;
@@ -39,6 +41,45 @@ describe('GET /products/{id} read in batches', () => {
     expect(batches.every((batch) => batch.storeId === store.id)).toBe(true);
     expect(batches.flatMap((batch) => batch.ids as string[]).sort()).toEqual([...ids].sort());
     expect(batches.length).toBeLessThan(ids.length);
+  });
+
+  it('sends the reads that arrive while a batch is in flight together, once it is answered', async () => {
+    const store = await t.newStore();
+    const ids = await createProducts(store, 5);
+    await t.call(store, 'GET', `/products/${ids[0]}`);
+    batches.length = 0;
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // The first batch waits on a lock of the documents (on the embedded engine, for its one session), so the
+    // reads that follow, each in a turn of its own, arrive while it is in flight.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let lockTaken = () => {};
+    const taken = new Promise<void>((resolve) => {
+      lockTaken = resolve;
+    });
+    const locked = t.database.db.transaction().execute(async (trx) => {
+      await sql`LOCK TABLE product_documents IN ACCESS EXCLUSIVE MODE`.execute(trx);
+      lockTaken();
+      await held;
+    });
+    await taken;
+    const first = t.call(store, 'GET', `/products/${ids[0]}`);
+    await pause(100);
+    const later = [];
+    for (const id of ids.slice(1)) {
+      later.push(t.call(store, 'GET', `/products/${id}`));
+      await pause(20);
+    }
+    await pause(200);
+    release();
+    await locked;
+    const reads = await Promise.all([first, ...later]);
+    expect(reads.map((read) => [read.status, read.body.data.id])).toEqual(ids.map((id) => [200, id]));
+    expect(batches.flatMap((batch) => batch.ids as string[]).sort()).toEqual([...ids].sort());
+    // The first batch and the one that gathered behind it (each read in a statement of its own before).
+    expect(batches.length).toBeLessThanOrEqual(2);
   });
 
   it("keeps each store's reads in its own statement: another store's id is not found", async () => {
