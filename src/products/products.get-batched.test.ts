@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { readsBehindLock } from '../../test/support/reads-behind-lock.js';
 
 /**
  * GET /products/{id}: the reads of one store's stored documents that concurrent requests make together go to
@@ -48,34 +48,13 @@ describe('GET /products/{id} read in batches', () => {
     const ids = await createProducts(store, 5);
     await t.call(store, 'GET', `/products/${ids[0]}`);
     batches.length = 0;
-    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    // The first batch waits on a lock of the documents (on the embedded engine, for its one session), so the
-    // reads that follow, each in a turn of its own, arrive while it is in flight.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let lockTaken = () => {};
-    const taken = new Promise<void>((resolve) => {
-      lockTaken = resolve;
-    });
-    const locked = t.database.db.transaction().execute(async (trx) => {
-      await sql`LOCK TABLE product_documents IN ACCESS EXCLUSIVE MODE`.execute(trx);
-      lockTaken();
-      await held;
-    });
-    await taken;
-    const first = t.call(store, 'GET', `/products/${ids[0]}`);
-    await pause(100);
-    const later = [];
-    for (const id of ids.slice(1)) {
-      later.push(t.call(store, 'GET', `/products/${id}`));
-      await pause(20);
-    }
-    await pause(200);
-    release();
-    await locked;
-    const reads = await Promise.all([first, ...later]);
+    // The first batch waits on a lock of the documents, so the reads that follow arrive while it is in flight.
+    const reads = await readsBehindLock(
+      t.database.db,
+      'product_documents',
+      () => t.call(store, 'GET', `/products/${ids[0]}`),
+      ids.slice(1).map((id) => () => t.call(store, 'GET', `/products/${id}`)),
+    );
     expect(reads.map((read) => [read.status, read.body.data.id])).toEqual(ids.map((id) => [200, id]));
     expect(batches.flatMap((batch) => batch.ids as string[]).sort()).toEqual([...ids].sort());
     // The first batch and the one that gathered behind it (each read in a statement of its own before).

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { readsBehindLock } from '../../test/support/reads-behind-lock.js';
 
 /**
  * Identical list reads that arrive together run once (src/shared/shared-reads.ts, sharedRead): GET /customers
@@ -54,33 +54,9 @@ describe('identical list reads made together', () => {
     await createCustomers(store, 3);
     await t.call(store, 'GET', '/customers?limit=2');
     lists.length = 0;
-    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    // The first read waits on a lock of the documents (on the embedded engine, for its one session), so the
-    // identical reads that follow, each in a turn of its own, arrive while it runs.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let lockTaken = () => {};
-    const taken = new Promise<void>((resolve) => {
-      lockTaken = resolve;
-    });
-    const locked = t.database.db.transaction().execute(async (trx) => {
-      await sql`LOCK TABLE customer_documents IN ACCESS EXCLUSIVE MODE`.execute(trx);
-      lockTaken();
-      await held;
-    });
-    await taken;
-    const pages = [t.call(store, 'GET', '/customers?limit=2')];
-    await pause(100);
-    for (let i = 0; i < 4; i++) {
-      pages.push(t.call(store, 'GET', '/customers?limit=2'));
-      await pause(20);
-    }
-    await pause(200);
-    release();
-    await locked;
-    const answers = await Promise.all(pages);
+    // The first read waits on a lock of the documents, so the identical reads that follow arrive while it runs.
+    const page = () => t.call(store, 'GET', '/customers?limit=2');
+    const answers = await readsBehindLock(t.database.db, 'customer_documents', page, [page, page, page, page]);
     for (const page of answers) expect([page.status, page.body]).toEqual([200, answers[0].body]);
     // The first read and the one the others gathered into (a statement each before).
     expect(lists.filter((list) => list.resource === 'customers').length).toBeLessThanOrEqual(2);
