@@ -88,7 +88,10 @@ function documentReads(db: Db, table: DocumentTable, storeId: string): DataLoade
 
 /** `send` once the store's batch in flight (if any) has been answered, whether it succeeded or failed. */
 function afterFlight(reads: StoreReads, send: () => void): void {
-  if (!reads.inFlight) return send();
+  if (!reads.inFlight) {
+    send();
+    return;
+  }
   const again = () => afterFlight(reads, send);
   reads.inFlight.then(again, again);
 }
