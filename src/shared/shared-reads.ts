@@ -23,11 +23,6 @@ export function sharedRead<T>(db: Db, key: string, read: () => Promise<T>): Prom
   if (joined) return joined as Promise<T>;
   const result = new Promise<T>((resolve, reject) => {
     const start = () => {
-      const running = reads.running.get(key);
-      if (running) {
-        running.then(start, start);
-        return;
-      }
       reads.gathering.delete(key);
       const run = read();
       reads.running.set(key, run);
@@ -38,7 +33,7 @@ export function sharedRead<T>(db: Db, key: string, read: () => Promise<T>): Prom
       run.then(ended, ended);
       run.then(resolve, reject);
     };
-    setImmediate(start);
+    setImmediate(() => afterRunning(() => reads.running.get(key), start));
   });
   reads.gathering.set(key, result);
   return result;
@@ -60,4 +55,19 @@ function readsOf(db: Db): Reads {
     readsByDb.set(db, reads);
   }
   return reads;
+}
+
+/**
+ * `go` once nothing is running: at once when `running()` is undefined, else when what it returns has ended
+ * (succeeded or failed), asked again then. How a gathered read waits for the identical read, or the batch, in
+ * flight before it (here and stored-documents.ts).
+ */
+export function afterRunning(running: () => Promise<unknown> | undefined, go: () => void): void {
+  const current = running();
+  if (!current) {
+    go();
+    return;
+  }
+  const again = () => afterRunning(running, go);
+  current.then(again, again);
 }

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { sql } from 'kysely';
 import { type Db, literal, type Tx, withCommit, withTx } from '../db/index.js';
+import { afterRunning } from './shared-reads.js';
 
 /**
  * Stored documents (migrations/0022 products, 0075 customers): a record as GET returns it, as the JSON text
@@ -81,19 +82,9 @@ function documentReads(db: Db, table: DocumentTable, storeId: string): DataLoade
         if (!reads.gathering && !reads.inFlight) perStore.delete(key);
       }
     },
-    { cache: false, maxBatchSize: 100, batchScheduleFn: (send) => setImmediate(() => afterFlight(reads, send)) },
+    { cache: false, maxBatchSize: 100, batchScheduleFn: (send) => setImmediate(() => afterRunning(() => reads.inFlight, send)) },
   );
   return reads.gathering;
-}
-
-/** `send` once the store's batch in flight (if any) has been answered, whether it succeeded or failed. */
-function afterFlight(reads: StoreReads, send: () => void): void {
-  if (!reads.inFlight) {
-    send();
-    return;
-  }
-  const again = () => afterFlight(reads, send);
-  reads.inFlight.then(again, again);
 }
 
 /** The current documents of the store's records among `ids`, by id. */
