@@ -166,7 +166,7 @@ export const SCENARIOS: Scenario[] = [
   // The issue's side-by-side list: 25 products at page 41 in the default order (newest first).
   read('list-products-p41', 'list products p41', () => [`${API}/products?page=41`]),
   // The same lists over many pages, one drawn per request: identical reads made together share one statement
-  // (src/shared/shared-reads.ts), which the one-URL scenarios above always hit; these mostly do not.
+  // (src/reads/shared-reads.ts), which the one-URL scenarios above always hit; these mostly do not.
   read('list-products-pages', 'list products p1-80', () => Array.from({ length: 80 }, (_, i) => `${API}/products?page=${i + 1}`)),
   read('list-customers-pages', 'list customers p1-80', () => Array.from({ length: 80 }, (_, i) => `${API}/customers?page=${i + 1}`)),
   read('list-products-price-deep', 'list p2000 by price', (ctx) => [`${API}/products?page=${ctx.seed.pricePage}&sort=price`]),

@@ -47,7 +47,8 @@ import { createMediaStore, registerMediaRoutes } from './media/index.js';
 import { createMetrics, registerMetrics } from './metrics/index.js';
 import { registerOrderRoutes } from './orders/index.js';
 import { productRecordKind, registerProductRoutes } from './products/index.js';
-import { useCursorSecret, validatorCompiler } from './shared/index.js';
+import { useCursorSecret } from './reads/index.js';
+import { validatorCompiler } from './shared/index.js';
 import { registerRequestSpans } from './tracing/index.js';
 import { deliveryBacklog, registerWebhooks } from './webhooks/index.js';
 

@@ -112,7 +112,7 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
   };
 }
 
-/** `observeStatement` sees every statement the app's database sends (src/db/observed.ts). */
+/** `observeStatement` sees every statement the app's database sends (src/db/statements/observed.ts). */
 export async function setupTestApp(overrides: Partial<Config> = {}, observeStatement?: StatementObserver): Promise<TestContext> {
   const { database, dataDir, cleanup } = await openTestDatabase(observeStatement);
   const config = testConfig(dataDir, overrides);

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Body, CreatedAt, Described, Envelope, ListEnvelope, ListQuery, Name, RecordId, StringEnum, UpdatedAt } from '../shared/index.js';
+import { ListQuery } from '../reads/index.js';
+import { Body, CreatedAt, Described, Envelope, ListEnvelope, Name, RecordId, StringEnum, UpdatedAt } from '../shared/index.js';
 
 export const ATTRIBUTE_SET_STATUSES = ['active', 'inactive'] as const;
 const Status = StringEnum(ATTRIBUTE_SET_STATUSES);

@@ -2,7 +2,8 @@ import type { Db } from '../db/index.js';
 import { withTx } from '../db/index.js';
 import { notFound } from '../errors.js';
 import { noteUpdated } from '../events/index.js';
-import { countedTotal, deleteRecord, isId, lockedCurrent, runList, selectByIds, suppliedColumns } from '../shared/index.js';
+import { countedTotal, runList, selectByIds } from '../reads/index.js';
+import { deleteRecord, isId, lockedCurrent, suppliedColumns } from '../shared/index.js';
 import type { AttributeSetListQuery, CreateAttributeSetInput, UpdateAttributeSetInput } from './attribute-sets.schema.js';
 import {
   findAttributeSetRow,

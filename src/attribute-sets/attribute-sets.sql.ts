@@ -1,7 +1,8 @@
 import type { Selectable } from 'kysely';
 import { sql } from 'kysely';
 import type { DB, Db, Tx } from '../db/index.js';
-import { ilikeAny, iso, type ListSpec, newId } from '../shared/index.js';
+import { ilikeAny, type ListSpec } from '../reads/index.js';
+import { iso, newId } from '../shared/index.js';
 import type { ATTRIBUTE_SET_SORTS, AttributeSet } from './attribute-sets.schema.js';
 
 type Row = Omit<Selectable<DB['attribute_sets']>, 'store_id'>;

@@ -1,17 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import {
-  Body,
-  CreatedAt,
-  Described,
-  Envelope,
-  ListEnvelope,
-  ListQuery,
-  Name,
-  Nullable,
-  RecordId,
-  StringEnum,
-  UpdatedAt,
-} from '../shared/index.js';
+import { ListQuery } from '../reads/index.js';
+import { Body, CreatedAt, Described, Envelope, ListEnvelope, Name, Nullable, RecordId, StringEnum, UpdatedAt } from '../shared/index.js';
 
 export const AttributeValue = Type.Object(
   {

@@ -1,17 +1,8 @@
 import type { Db } from '../db/index.js';
 import { type Tx, withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
-import {
-  assertReference,
-  countedTotal,
-  deleteRecord,
-  isId,
-  iso,
-  lockedCurrent,
-  runList,
-  selectByIds,
-  suppliedColumns,
-} from '../shared/index.js';
+import { countedTotal, runList, selectByIds } from '../reads/index.js';
+import { assertReference, deleteRecord, isId, iso, lockedCurrent, suppliedColumns } from '../shared/index.js';
 import { listedValuesOf, toAttributeValueOutput, upsertAttributeValues } from './attribute-values.sql.js';
 import type { Attribute, AttributeListQuery, CreateAttributeInput, UpdateAttributeInput } from './attributes.schema.js';
 import { type AttributeRow, findAttributeRow, insertAttribute, listSpec, selectAttributes, updateAttributeRow } from './attributes.sql.js';

@@ -1,6 +1,7 @@
 import { type Selectable, sql } from 'kysely';
 import type { DB, Db } from '../db/index.js';
-import { ilikeAny, type ListSpec, newId } from '../shared/index.js';
+import { ilikeAny, type ListSpec } from '../reads/index.js';
+import { newId } from '../shared/index.js';
 import type { ATTRIBUTE_SORTS } from './attributes.schema.js';
 
 export const COLUMNS = ['id', 'name', 'attribute_set_id', 'created_at', 'updated_at'] as const;

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { ListQuery } from '../reads/index.js';
 import {
   Body,
   CreatedAt,
@@ -7,7 +8,6 @@ import {
   Described,
   Envelope,
   ListEnvelope,
-  ListQuery,
   Name,
   Nullable,
   RecordId,

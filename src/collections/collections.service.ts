@@ -2,8 +2,8 @@ import type { Db } from '../db/index.js';
 import { type Tx, withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
 import { storeMedia } from '../media/index.js';
+import { countedTotal, runList, selectByIds } from '../reads/index.js';
 import {
-  countedTotal,
   customFieldsDetails,
   deleteRecord,
   isId,
@@ -11,8 +11,6 @@ import {
   mergeCustomFields,
   newCustomFields,
   newId,
-  runList,
-  selectByIds,
   suppliedColumns,
 } from '../shared/index.js';
 import { fieldDetails, type ImageUploads, type ResolvedRules, referenceDetails, resolveRules } from './collections.checks.js';

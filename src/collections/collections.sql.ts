@@ -1,6 +1,7 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
 import type { CollectionCondition, DB, Db, Tx } from '../db/index.js';
-import { type CustomFields, customFieldsOutput, ilikeAny, iso, type ListSpec } from '../shared/index.js';
+import { ilikeAny, type ListSpec } from '../reads/index.js';
+import { type CustomFields, customFieldsOutput, iso } from '../shared/index.js';
 import type { COLLECTION_SORTS, Collection, CollectionType, MatchType } from './collections.schema.js';
 
 export const COLUMNS = [

@@ -1,5 +1,5 @@
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
-import { escapeLike } from '../shared/index.js';
+import { escapeLike } from '../reads/index.js';
 import type { MatchType } from './collections.schema.js';
 import { isNumeric, isTag, isValidRule, type Rule } from './rules.js';
 

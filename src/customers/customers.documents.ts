@@ -1,10 +1,11 @@
 import type { Db, Tx } from '../db/index.js';
-import { etagOf, rebuildDocuments, writeDocuments } from '../shared/index.js';
+import { rebuildDocuments, writeDocuments } from '../reads/index.js';
+import { etagOf } from '../shared/index.js';
 import { getCustomersByIds } from './customers.service.js';
 import { CUSTOMER_DOCUMENTS } from './customers.sql.js';
 
 /**
- * Stored customer documents (migrations/0075; the shared rules: src/shared/stored-documents.ts): each customer
+ * Stored customer documents (migrations/0075; the shared rules: src/reads/stored-documents.ts): each customer
  * as GET returns it, as the JSON text of its customer.created/updated event, written by every write that
  * changes the customer (the write door's event append, an import line's), read by GET /customers while the
  * customer's row is still the version it was written for. A customer's addresses are not part of it.

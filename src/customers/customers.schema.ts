@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { AddressBody } from '../addresses/index.js';
+import { ListQuery } from '../reads/index.js';
 import {
   Body,
   CreatedAt,
@@ -9,7 +10,6 @@ import {
   Email,
   Envelope,
   ListEnvelope,
-  ListQuery,
   Name,
   Nullable,
   Password,

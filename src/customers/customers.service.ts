@@ -3,22 +3,17 @@ import type { Db } from '../db/index.js';
 import { withTx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
 import { detachCustomerOrders } from '../orders/index.js';
+import { countedTotal, countedTotalSql, documentTexts, runList, selectByIds, sharedRead } from '../reads/index.js';
 import {
-  countedTotal,
-  countedTotalSql,
   creationTimes,
   customFieldsDetails,
   deleteRecord,
-  documentTexts,
   isId,
   lockAndMergeCustomFields,
   lockedCurrent,
   newCustomFields,
   newId,
   pastTimestampDetails,
-  runList,
-  selectByIds,
-  sharedRead,
   suppliedColumns,
 } from '../shared/index.js';
 import type { CreateCustomerInput, Customer, CustomerListQuery, UpdateCustomerInput } from './customers.schema.js';

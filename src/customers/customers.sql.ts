@@ -1,14 +1,7 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { DB, Db } from '../db/index.js';
-import {
-  currentDocumentSql,
-  customFieldsOutput,
-  type DocumentTable,
-  ilikeAny,
-  iso,
-  type ListSpec,
-  suppliedColumns,
-} from '../shared/index.js';
+import { currentDocumentSql, type DocumentTable, ilikeAny, type ListSpec } from '../reads/index.js';
+import { customFieldsOutput, iso, suppliedColumns } from '../shared/index.js';
 import type { CUSTOMER_SORTS, Customer, UpdateCustomerInput } from './customers.schema.js';
 
 // The password hash is never selected for output.
@@ -68,7 +61,7 @@ export function selectCustomers(db: Db, storeId: string) {
 /** Stored customer documents (migrations/0075; customers.documents.ts). */
 export const CUSTOMER_DOCUMENTS: DocumentTable = { documents: 'customer_documents', records: 'customers', key: 'customer_id' };
 
-/** Each customer's id and its stored document while that is current (src/shared/stored-documents.ts), else null. */
+/** Each customer's id and its stored document while that is current (src/reads/stored-documents.ts), else null. */
 export function selectCustomerDocuments(db: Db, storeId: string) {
   return db
     .selectFrom('customers')

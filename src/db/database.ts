@@ -4,12 +4,12 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { acquireDataDirLock } from './lock-file.js';
 import { type Listener, listenPglite, type NotificationHandlers, postgresListener } from './notifications.js';
-import { observedDialect, type StatementObserver } from './observed.js';
 import { PgliteWorkerClient } from './pglite-client.js';
 import { pgliteDialect } from './pglite-driver.js';
-import { preparingPool } from './prepared.js';
 import type { DB } from './schema.generated.js';
-import { StatsKeeper } from './stats-keeper.js';
+import { observedDialect, type StatementObserver } from './statements/observed.js';
+import { preparingPool } from './statements/prepared.js';
+import { StatsKeeper } from './statements/stats-keeper.js';
 
 export type Db = Kysely<DB>;
 

@@ -16,12 +16,12 @@ export type {
   StoredTrackingInfo,
 } from './column-shapes.js';
 export type { Database, Db, PoolStats } from './database.js';
-export { afterCommit, literal, withCommit } from './deferred.js';
-export { withGenericPlan } from './generic-plan.js';
 export { DataDirLockedError } from './lock-file.js';
 export type { Listener, NotificationHandlers } from './notifications.js';
-export type { StatementObserver } from './observed.js';
 export { openMigratedDatabase } from './open-migrated.js';
 export { savepoint } from './savepoint.js';
 export type { DB } from './schema.generated.js';
+export { afterCommit, literal, withCommit } from './statements/deferred.js';
+export { withGenericPlan } from './statements/generic-plan.js';
+export type { StatementObserver } from './statements/observed.js';
 export { type Tx, withTx } from './transaction.js';

@@ -1,6 +1,6 @@
 import { type Database, openDatabase } from './database.js';
 import { migrate } from './migrate.js';
-import type { StatementObserver } from './observed.js';
+import type { StatementObserver } from './statements/observed.js';
 
 /** What of the configuration (src/config.ts) opening the engine reads: db/ imports nothing above it. */
 export interface EngineConfig {

@@ -9,8 +9,8 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
 } from 'kysely';
-import { holdingForCommit } from './deferred.js';
 import type { PgliteWorkerClient, QueryResult as WorkerResult } from './pglite-client.js';
+import { holdingForCommit } from './statements/deferred.js';
 
 /** PGlite has one session: callers take turns, and a transaction holds the turn until it ends. */
 class Turnstile {

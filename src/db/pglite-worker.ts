@@ -5,7 +5,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { PgliteStatements } from './pglite-statements.js';
+import { PgliteStatements } from './statements/pglite-statements.js';
 
 const SHARED_BUFFERS = '32MB';
 // ANALYZE holds 300 × the statistics target rows, whole, in the WASM heap, which never gives memory back. A

@@ -21,7 +21,7 @@ export async function insertEvents(trx: Tx, storeId: string, events: NewEvent[],
 }
 
 /**
- * The same INSERT, sent with the transaction's COMMIT instead of on its own (src/db/deferred.ts): for a
+ * The same INSERT, sent with the transaction's COMMIT instead of on its own (src/db/statements/deferred.ts): for a
  * write whose event is the last thing it does. Its values are literals, so the statement needs no parameters.
  * The NOTIFY follows the COMMIT in the same message (`afterCommit`): inside the transaction it would make
  * every write's commit wait for the previous notifying commit's WAL flush.

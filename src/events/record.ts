@@ -118,7 +118,7 @@ export async function appendEvents(
   await storeDocuments(trx, storeId, events, texts, last);
   if (benchSkipsEvents()) return;
   // Webhook deliveries are derived from the feed later, by the workers (migrations/0030): a write pays
-  // nothing for them. The write's last statement needs no answer of its own: it travels with the COMMIT (src/db/deferred.ts).
+  // nothing for them. The write's last statement needs no answer of its own: it travels with the COMMIT (src/db/statements/deferred.ts).
   await (last ? insertEventsWithCommit : insertEvents)(trx, storeId, events, texts);
 }
 

@@ -20,7 +20,7 @@ export interface ExportSource {
   read: (db: Db, storeId: string, ids: string[]) => Promise<object[]>;
   /**
    * the records among `ids` as the JSON texts GET sends, in id order, where the resource keeps stored documents
-   * (src/shared/stored-documents.ts): a line is then the document itself, nothing read is mapped or serialized
+   * (src/reads/stored-documents.ts): a line is then the document itself, nothing read is mapped or serialized
    */
   texts?: (db: Db, storeId: string, ids: string[]) => Promise<string[]>;
   /** records per chunk: what one round of reads holds in memory */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
-import type { ListSpec } from '../shared/index.js';
+import type { ListSpec } from '../reads/index.js';
 import type { JobListQuery } from './jobs.schema.js';
 import { selectJobs } from './jobs.sql.js';
 

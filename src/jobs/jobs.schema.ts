@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { JobStatus } from '../db/index.js';
-import { CreatedAt, Described, Envelope, ListEnvelope, ListQuery, Nullable, RecordId, StringEnum, Timestamp } from '../shared/index.js';
+import { ListQuery } from '../reads/index.js';
+import { CreatedAt, Described, Envelope, ListEnvelope, Nullable, RecordId, StringEnum, Timestamp } from '../shared/index.js';
 
 /** Every value jobs.status may hold (its CHECK, migrations/0015_jobs.sql); the column's type is JobStatus. */
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const satisfies readonly JobStatus[];

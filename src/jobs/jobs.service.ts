@@ -1,6 +1,7 @@
 import type { Db, Tx } from '../db/index.js';
 import { forbidden, notFound } from '../errors.js';
-import { hasScope, isId, iso, isoOrNull, runList } from '../shared/index.js';
+import { runList } from '../reads/index.js';
+import { hasScope, isId, iso, isoOrNull } from '../shared/index.js';
 import type { Job, JobError, JobErrorsQuery, JobListQuery } from './jobs.schema.js';
 import { findJob, type JobRow, lockJob, requestCancel } from './jobs.sql.js';
 import { errorListSpec, jobListSpec, selectJobErrors, selectJobList } from './jobs-list.sql.js';

@@ -4,8 +4,8 @@ import { withTx } from '../db/index.js';
 import { type ErrorDetail, notFound, validationError } from '../errors.js';
 import { noteChange } from '../events/index.js';
 import { returnStock } from '../products/index.js';
+import { countedTotal, runList, selectByIds } from '../reads/index.js';
 import {
-  countedTotal,
   creationTimes,
   customFieldsDetails,
   deleteRecord,
@@ -16,8 +16,6 @@ import {
   newCustomFields,
   newId,
   pastTimestampDetails,
-  runList,
-  selectByIds,
 } from '../shared/index.js';
 import { generateOrderNumber } from './order-numbers.js';
 import type { CreateOrderInput, Order, OrderListQuery, UpdateOrderInput } from './orders.schema.js';

@@ -1,6 +1,7 @@
 import { type Insertable, type Selectable, sql, type UpdateObject } from 'kysely';
 import type { DB, Db, StoredStockMove } from '../db/index.js';
-import { customFieldsOutput, ilikeAny, iso, isoOrNull, type ListSpec, numberOrNull } from '../shared/index.js';
+import { ilikeAny, type ListSpec } from '../reads/index.js';
+import { customFieldsOutput, iso, isoOrNull, numberOrNull } from '../shared/index.js';
 import {
   CartItem,
   type ORDER_SORTS,

@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.js';
-import { currentDocumentSql, type DocumentTable, type StoredDocument, storedDocument } from '../shared/index.js';
+import { currentDocumentSql, type DocumentTable, type StoredDocument, storedDocument } from '../reads/index.js';
 
-/** Stored product documents (migrations/0022; the rules are in src/shared/stored-documents.ts and products.documents.ts). */
+/** Stored product documents (migrations/0022; the rules are in src/reads/stored-documents.ts and products.documents.ts). */
 export const PRODUCT_DOCUMENTS: DocumentTable = { documents: 'product_documents', records: 'products', key: 'product_id' };
 
 /** The product's stored document, unless the product row has changed since it was written (or it has none). */

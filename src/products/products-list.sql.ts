@@ -1,6 +1,6 @@
 import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { DB, Db } from '../db/index.js';
-import type { ListSpec } from '../shared/index.js';
+import type { ListSpec } from '../reads/index.js';
 import { currentProductDocument } from './product-documents.sql.js';
 import type { PRODUCT_SORTS, ProductListQuery } from './products.schema.js';
 
@@ -37,7 +37,7 @@ export const productListSpec: ListSpec<typeof PRODUCT_SORTS> = {
 
 /**
  * Each product's id and its stored document while that is current (the product row is the version it was
- * written for: src/shared/stored-documents.ts), else null.
+ * written for: src/reads/stored-documents.ts), else null.
  */
 export function selectProductDocuments(db: Db, storeId: string) {
   return db

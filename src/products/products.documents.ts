@@ -1,10 +1,11 @@
 import type { Db, Tx } from '../db/index.js';
-import { etagOfCanonical, rebuildDocuments, writeDocuments } from '../shared/index.js';
+import { rebuildDocuments, writeDocuments } from '../reads/index.js';
+import { etagOfCanonical } from '../shared/index.js';
 import { PRODUCT_DOCUMENTS } from './product-documents.sql.js';
 import { getProductsByIds } from './products.service.js';
 
 /**
- * Stored product documents (migrations/0022; the shared rules: src/shared/stored-documents.ts): each product as
+ * Stored product documents (migrations/0022; the shared rules: src/reads/stored-documents.ts): each product as
  * GET returns it, as the canonical JSON its event carries, with its ETag. Written at the end of every write that
  * changes a product (through the feed's append: src/events/record.ts), read by GET /products/{id}
  * (storedProduct) and the lists (listProductTexts) while the product row is still the version the document

@@ -4,7 +4,7 @@ import { readsBehindLock } from '../../test/support/reads-behind-lock.js';
 
 /**
  * GET /products/{id}: the reads of one store's stored documents that concurrent requests make together go to
- * the database as one statement (src/shared/stored-documents.ts, storedDocument), each request answered with
+ * the database as one statement (src/reads/stored-documents.ts, storedDocument), each request answered with
  * its own product, and a batch never holds another store's reads. While a store's batch is in flight, the reads
  * that arrive wait for it and go together as the next.
  */

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { ListQuery } from '../reads/index.js';
 import {
   Alias,
   Body,
@@ -9,7 +10,6 @@ import {
   Envelope,
   ID_PATTERN,
   ListEnvelope,
-  ListQuery,
   Money,
   Name,
   Nullable,

@@ -7,15 +7,13 @@ import {
   countedTotal,
   countedTotalSql,
   type DocumentOfRow,
-  deleteRecord,
   documentTexts,
-  isId,
-  newId,
   paginationOf,
   runList,
   selectByIds,
   sharedRead,
-} from '../shared/index.js';
+} from '../reads/index.js';
+import { deleteRecord, isId, newId } from '../shared/index.js';
 import { assertHandleFree, insertProduct, type VariantSkus } from './handles.js';
 import { type PreparedProduct, type ProductContext, prepareProduct } from './product-input.js';
 import type { CreateProductInput, Product, ProductListQuery, UpdateProductInput } from './products.schema.js';

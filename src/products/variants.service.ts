@@ -1,6 +1,7 @@
 import type { Db, Tx } from '../db/index.js';
 import { notFound, validationError } from '../errors.js';
-import { isId, runList } from '../shared/index.js';
+import { runList } from '../reads/index.js';
+import { isId } from '../shared/index.js';
 import { variantValueLinker } from './option-attributes.js';
 import { type Combination, type ProductOption, planVariants, skuOf } from './options.js';
 import type { UpdateVariantInput, VariantListQuery } from './products.schema.js';

@@ -1,6 +1,7 @@
 import { sql, type Updateable } from 'kysely';
 import type { DB, Db } from '../db/index.js';
-import { ilikeAny, type ListSpec, newId } from '../shared/index.js';
+import { ilikeAny, type ListSpec } from '../reads/index.js';
+import { newId } from '../shared/index.js';
 import type { Combination } from './options.js';
 import type { VARIANT_SORTS } from './products.schema.js';
 import { VARIANT_COLUMNS, type VariantRow } from './products.sql.js';

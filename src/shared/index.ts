@@ -3,7 +3,6 @@
 export { EMAIL, Email, MAX_PASSWORD, MIN_PASSWORD, Password } from './account.schema.js';
 export { API_KEY_PATTERN, generateApiKey, hashApiKey } from './api-key-format.js';
 export { compileBodyCheck, isStorableDateTime, uniqueDetails, validatorCompiler } from './body-check.js';
-export { selectByIds } from './by-ids.js';
 export { canonicalJson, etagOf, etagOfCanonical } from './canonical-json.js';
 export { suppliedColumns } from './columns.js';
 export {
@@ -61,27 +60,11 @@ export {
 export { type Handling, type JsonSchema, shapeDetails } from './input-shape.js';
 export { MAX_TEXT_DETAILS, textDetails } from './input-text.js';
 export { jsonNestsDeeperThan, MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
-export { escapeLike, ilikeAny, ListQuery, type ListSpec, paginationOf, runList, type SortKeys } from './list.js';
-export { type CountedList, countedTotal, countedTotalSql } from './list-counts.js';
-export { useCursorSecret } from './list-cursor.js';
 export { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 export { type PurgeJob, purgeOnce, startPurgeLoop } from './purge-loop.js';
 export { assertReference, deleteRecord, lockedCurrent, lockRecord, missingReferences, recordExists } from './references.js';
 export { ALL_SCOPES, hasScope } from './scopes.js';
-export { sharedRead } from './shared-reads.js';
 export { insertWithFreeSlug, slugBase, suppliedSlug, toSlug } from './slug.js';
 export { type StoreSlot, takeStoreSlot } from './store-slots.js';
-export {
-  currentDocumentSql,
-  type DocumentOfRow,
-  type DocumentRow,
-  type DocumentTable,
-  documentTexts,
-  rebuildDocuments,
-  type StoredDocument,
-  storedDocument,
-  upsertDocuments,
-  writeDocuments,
-} from './stored-documents.js';
 export { startWakeLoop, type WakeLoopSettings } from './wake-loop.js';
 export { looksLikeWebUrl, webUrlProblem } from './web-urls.js';

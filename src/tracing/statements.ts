@@ -6,7 +6,7 @@ import type { StatementObserver } from '../db/index.js';
  * webhook attempt). Statements sent outside any traced operation (the background loops' polls, the
  * migrations) make no span: each would be a trace of one statement. The text is the statement as sent,
  * with `$n` placeholders and never their values; the statements that travel with a COMMIT have their
- * values written in (src/db/deferred.ts), so every string literal is masked as '?'.
+ * values written in (src/db/statements/deferred.ts), so every string literal is masked as '?'.
  */
 
 // Statements repeat: their span name and masked text are worked out once per text (up to this many kept).

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { EVENT_TYPES } from '../events/index.js';
+import { ListQuery } from '../reads/index.js';
 import {
   Body,
   CreatedAt,
@@ -7,7 +8,6 @@ import {
   Envelope,
   ID_PATTERN,
   ListEnvelope,
-  ListQuery,
   Nullable,
   RecordId,
   StringEnum,

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { DB, Db, Tx } from '../db/index.js';
 import { forbidden, invalidField, notFound } from '../errors.js';
-import { isId, iso, isoOrNull, missingEventScope, newId, runList, webUrlProblem } from '../shared/index.js';
+import { runList } from '../reads/index.js';
+import { isId, iso, isoOrNull, missingEventScope, newId, webUrlProblem } from '../shared/index.js';
 import { insertReplay } from './feed.sql.js';
 import { targetProblem } from './target.js';
 import type {

@@ -1,6 +1,6 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
 import type { DB, Db, Tx } from '../db/index.js';
-import { ilikeAny, type ListSpec } from '../shared/index.js';
+import { ilikeAny, type ListSpec } from '../reads/index.js';
 import type { DeliveryListQuery, WEBHOOK_SORTS } from './webhooks.schema.js';
 
 export const WEBHOOK_COLUMNS = ['id', 'url', 'events', 'description', 'enabled', 'created_at', 'updated_at'] as const;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { engine, testDatabaseUrl } from '../../test/helpers.js';
-import { openDatabase } from './database.js';
+import { engine, testDatabaseUrl } from '../../../test/helpers.js';
+import { openDatabase } from '../database.js';
 import { withGenericPlan } from './generic-plan.js';
 
 /** One connection, so the statements run and pg_prepared_statements are of the same session. */

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { engine, openTestDatabase } from '../../test/helpers.js';
-import type { Database } from './database.js';
+import { engine, openTestDatabase } from '../../../test/helpers.js';
+import type { Database } from '../database.js';
 
 let database: Database;
 let cleanup: () => void;

@@ -1,6 +1,6 @@
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import type { DB } from './schema.generated.js';
+import type { DB } from '../schema.generated.js';
 import { writtenTable } from './stats-keeper.js';
 
 const db = new Kysely<DB>({

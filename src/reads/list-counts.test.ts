@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { expectCountersExact } from '../../test/support/list-counts.fixtures.js';
-import { newId } from './ids.js';
+import { newId } from '../shared/index.js';
 
 let t: TestContext;
 beforeAll(async () => {

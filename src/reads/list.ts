@@ -2,8 +2,8 @@ import { type TProperties, Type } from '@sinclair/typebox';
 import { type Expression, type QueryExecutorProvider, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { withGenericPlan } from '../db/index.js';
 import { validationError } from '../errors.js';
-import type { Pagination } from './common.schema.js';
-import { StringEnum } from './common.schema.js';
+import type { Pagination } from '../shared/index.js';
+import { StringEnum } from '../shared/index.js';
 import { badCursor, decodeCursor, encodeCursor, type Keyset, type Position, rowsAfter } from './list-cursor.js';
 
 /**
@@ -103,7 +103,7 @@ export interface ListScope {
   counted?: RawBuilder<number>;
   /** the ids of a nested list's path (the collection of /collections/{id}/products): part of its cursors' binding */
   within?: readonly string[];
-  /** `base` filters by the store only: its first page runs with a generic plan (src/db/generic-plan.ts) */
+  /** `base` filters by the store only: its first page runs with a generic plan (src/db/statements/generic-plan.ts) */
   unfiltered?: boolean;
 }
 

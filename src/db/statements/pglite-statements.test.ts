@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { engine, useTestDatabase } from '../../test/helpers.js';
+import { engine, useTestDatabase } from '../../../test/helpers.js';
 
 // The same naming rules as PostgreSQL mode (prepared.test.ts), on PGlite's one session.
 describe.runIf(engine === 'pglite')('prepared statements in the PGlite worker', () => {

@@ -10,7 +10,7 @@ import {
   sql,
   type UnknownRow,
 } from 'kysely';
-import type { DB } from './schema.generated.js';
+import type { DB } from '../schema.generated.js';
 
 /**
  * The statistics keeper: fresh planner statistics without relying on autovacuum (off on some

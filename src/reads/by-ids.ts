@@ -1,5 +1,5 @@
 import { type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import { isId } from './ids.js';
+import { isId } from '../shared/index.js';
 
 /**
  * The by-ids read every resource's batch read is built on (an export's chunk, the records a write noted for

@@ -3,7 +3,7 @@ import { setupTestApp, type TestContext, type TestStore } from '../../test/helpe
 import { readsBehindLock } from '../../test/support/reads-behind-lock.js';
 
 /**
- * Identical list reads that arrive together run once (src/shared/shared-reads.ts, sharedRead): GET /customers
+ * Identical list reads that arrive together run once (src/reads/shared-reads.ts, sharedRead): GET /customers
  * and GET /products asked for by several clients at once cost one statement, each client gets the whole
  * answer, and nothing is shared across stores or across different queries.
  */

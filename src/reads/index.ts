@@ -1,0 +1,19 @@
+/** The public surface of src/reads: what other folders may import. */
+
+export { selectByIds } from './by-ids.js';
+export { escapeLike, ilikeAny, ListQuery, type ListSpec, paginationOf, runList, type SortKeys } from './list.js';
+export { type CountedList, countedTotal, countedTotalSql } from './list-counts.js';
+export { useCursorSecret } from './list-cursor.js';
+export { sharedRead } from './shared-reads.js';
+export {
+  currentDocumentSql,
+  type DocumentOfRow,
+  type DocumentRow,
+  type DocumentTable,
+  documentTexts,
+  rebuildDocuments,
+  type StoredDocument,
+  storedDocument,
+  upsertDocuments,
+  writeDocuments,
+} from './stored-documents.js';
