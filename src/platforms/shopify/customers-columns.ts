@@ -74,9 +74,3 @@ export const SHOPIFY_CUSTOMER_EXPORT_COLUMNS: readonly string[] = [
 
 /** The headers a file must have to be read as Shopify customers (both generations have them). */
 export const SHOPIFY_CUSTOMER_REQUIRED = [['First Name'], ['Last Name'], ['Email']] as const;
-
-/**
- * A cell as Shopify exports it for spreadsheets: numbers that must stay text (an id, a phone number, a zip
- * code with a leading zero) are prefixed with an apostrophe. The apostrophe is not part of the value.
- */
-export const withoutSpreadsheetQuote = (cell: string) => (/^'[+\d(]/.test(cell) ? cell.slice(1) : cell);

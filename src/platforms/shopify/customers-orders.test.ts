@@ -131,6 +131,26 @@ describe('Shopify order CSV (POST /imports?resource=orders, text/csv)', () => {
     });
   });
 
+  it("drops the apostrophe Shopify's export puts before zips, phones and ids, as the customer import does", async () => {
+    const store = await t.newStore();
+    // the fixture's cells as Shopify's order export writes them for spreadsheets: '10001, '+16135550101, '5550000002
+    const orders = csvFixture('shopify-orders.csv')
+      .replaceAll(',Sampleton,10001,NY,US,', ",Sampleton,'10001,NY,US,")
+      .replaceAll(',CA,+16135550101,', ",CA,'+16135550101,")
+      .replace(',5550000002,', ",'5550000002,");
+    expect(orders.match(/,'(10001|\+16135550101|5550000002),/g)).toHaveLength(5);
+    const { job, errors } = await importCsv(t, store, 'orders', orders);
+    expect(errors).toEqual([]);
+    expect(job).toMatchObject({ created: 3, failed: 0 });
+    const ada = await orderByNumber(store, '#1001');
+    expect(ada.billingAddress).toMatchObject({ zip: 'K1A 0B1', phone: '+16135550101' });
+    expect(ada.shippingAddress).toMatchObject({ phone: '+16135550101' });
+    const bo = await orderByNumber(store, '#1002');
+    expect(bo.billingAddress).toMatchObject({ zip: '10001' });
+    expect(bo.shippingAddress).toMatchObject({ zip: '10001' });
+    expect(bo.customFields).toMatchObject({ Id: '5550000002' });
+  });
+
   it('a second file updates what PATCH takes (statuses, customFields) and creates nothing', async () => {
     const store = await t.newStore();
     const header = ['Name', 'Financial Status', 'Fulfillment Status', 'Lineitem quantity', 'Lineitem name', 'Lineitem price', 'Tags'];

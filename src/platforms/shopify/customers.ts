@@ -1,6 +1,6 @@
-import { emptyRecord, LineBuilder, missingOf } from '../lines.js';
+import { emptyRecord, LineBuilder, missingOf, withoutSpreadsheetQuote } from '../lines.js';
 import type { CsvHeader, CsvLayout, CsvRecord, LayoutLine } from '../types.js';
-import { type CustomerTarget, SHOPIFY_CUSTOMER_FIELDS, SHOPIFY_CUSTOMER_REQUIRED, withoutSpreadsheetQuote } from './customers-columns.js';
+import { type CustomerTarget, SHOPIFY_CUSTOMER_FIELDS, SHOPIFY_CUSTOMER_REQUIRED } from './customers-columns.js';
 
 /**
  * Shopify's customer CSV, both header generations (customers-columns.ts): one customer per record, the

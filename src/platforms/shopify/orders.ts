@@ -1,4 +1,4 @@
-import { emptyRecord, groupingReader, LineBuilder, missingOf, numberCell } from '../lines.js';
+import { emptyRecord, groupingReader, LineBuilder, missingOf, numberCell, withoutSpreadsheetQuote } from '../lines.js';
 import type { CsvHeader, CsvLayout, CsvRecord, LayoutLine } from '../types.js';
 import {
   ADDRESS_FIELDS,
@@ -66,7 +66,9 @@ function resolve(header: CsvHeader): OrderFile {
   return { name: order.find((field) => field.target === 'customOrderId'), order, items, addresses, custom };
 }
 
-const cellAt = (record: CsvRecord, column: Column | undefined) => (column ? (record.cells[column.index] ?? '').trim() : '');
+/** A cell, trimmed, without the apostrophe Shopify's export puts before zips, phones and ids (as for customers). */
+const cellAt = (record: CsvRecord, column: Column | undefined) =>
+  column ? withoutSpreadsheetQuote((record.cells[column.index] ?? '').trim()) : '';
 
 function orderFields(file: OrderFile, line: LineBuilder, first: CsvRecord): void {
   for (const field of file.order) {
