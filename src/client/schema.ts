@@ -316,7 +316,15 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a variant (a combination the product is not sold in)
+         * @description Its stock and prices go with it; the last variant of a product cannot be deleted (400).
+         *
+         *     Scope `products:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
+         */
+        delete: operations["deleteProductVariant"];
         options?: never;
         head?: never;
         /**
@@ -2444,10 +2452,12 @@ export interface components {
             selectedCollection?: string[];
             /** @description the identifier of an attribute set of this store */
             attributeSet?: string | null;
-            /** @description at most 100 options; their values combine into the variants (changing them regenerates them) */
+            /** @description at most 100 options; their values combine into the variants (a change keeps surviving variants and adds only combinations holding a new value) */
             options?: components["schemas"]["ProductOptionInput"][];
             /** @description price, salePrice, stock and sku of the variants the options generate (or keep), matched by attributes */
             variants?: components["schemas"]["VariantEntry"][];
+            /** @description true: the product keeps exactly the combinations `variants` lists (each a combination of the options); the others are not created, or are deleted */
+            variantsExactly?: boolean;
             /** @description page title for search engines, at most 1,000 characters */
             metaTitle?: string | null;
             /** @description description for search engines, at most 5,000 characters */
@@ -2549,10 +2559,12 @@ export interface components {
             selectedCollection?: string[];
             /** @description the identifier of an attribute set of this store */
             attributeSet?: string | null;
-            /** @description at most 100 options; their values combine into the variants (changing them regenerates them) */
+            /** @description at most 100 options; their values combine into the variants (a change keeps surviving variants and adds only combinations holding a new value) */
             options?: components["schemas"]["ProductOptionInput"][];
             /** @description price, salePrice, stock and sku of the variants the options generate (or keep), matched by attributes */
             variants?: components["schemas"]["VariantEntry"][];
+            /** @description true: the product keeps exactly the combinations `variants` lists (each a combination of the options); the others are not created, or are deleted */
+            variantsExactly?: boolean;
             /** @description page title for search engines, at most 1,000 characters */
             metaTitle?: string | null;
             /** @description description for search engines, at most 5,000 characters */
@@ -4419,6 +4431,55 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteProductVariant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path: {
+                id: string;
+                variantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: the id of the removed record */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -78,17 +78,39 @@ export interface VariantPlan {
   remove: string[];
 }
 
-/** What to do with a product's variants when its options become `options`. */
-export function planVariants(options: ProductOption[], existing: ExistingVariant[]): VariantPlan {
+/**
+ * Which combinations of the options are variants (CONTRACT §6, variants that do not exist): `listed` keeps
+ * exactly those combinations (`variantsExactly`); `before` (the options a stored product had) keeps the
+ * surviving variants and adds only combinations holding a value that was not in them, so a deleted
+ * combination stays deleted; neither (a new product) takes every combination.
+ */
+export interface CombinationRule {
+  listed?: Set<string>;
+  before?: ProductOption[];
+}
+
+/** Whether a combination holds a value (or an option) that `before` did not have. */
+function hasNewValue(combination: Combination, before: ProductOption[]): boolean {
+  const known = new Map(before.map((option) => [option.name.toLowerCase(), new Set(option.values)]));
+  return Object.entries(combination).some(([name, value]) => !known.get(name.toLowerCase())?.has(value));
+}
+
+/** What to do with a product's variants when its options become `options`, under `rule`. */
+export function planVariants(options: ProductOption[], existing: ExistingVariant[], rule: CombinationRule = {}): VariantPlan {
   const byKey = new Map(existing.map((variant) => [combinationKey(variant.attributes), variant.id]));
+  const { listed, before } = rule;
   const plan: VariantPlan = { keep: [], create: [], remove: [] };
-  combinations(options).forEach((attributes, position) => {
+  let position = 0;
+  for (const attributes of combinations(options)) {
     const key = combinationKey(attributes);
     const id = byKey.get(key);
+    const wanted = listed ? listed.has(key) : !before || id !== undefined || hasNewValue(attributes, before);
+    if (!wanted) continue;
     if (id) plan.keep.push({ id, position, attributes });
     else plan.create.push({ position, attributes });
     byKey.delete(key);
-  });
+    position += 1;
+  }
   const kept = new Set(plan.keep.map((variant) => variant.id));
   plan.remove = existing.filter((variant) => !kept.has(variant.id)).map((variant) => variant.id);
   return plan;

@@ -45,6 +45,10 @@ export interface PreparedProduct {
   options?: ProductOption[];
   /** `variants` entries, applied once the options have made the variants */
   variants?: VariantEntryInput[];
+  /** `variantsExactly`: the product keeps only the combinations `variants` lists */
+  variantsExactly: boolean;
+  /** the options the stored product had (undefined on create): a PATCH adds only combinations with a new value */
+  optionsBefore?: ProductOption[];
   /** the merged prices new variants start from */
   price: number | string | null;
   comparePrice: number | string | null;
@@ -193,6 +197,8 @@ export async function prepareProduct(
     handle: handle.handle,
     options: options?.options,
     variants: input.variants,
+    variantsExactly: input.variantsExactly === true,
+    optionsBefore: current?.options,
     price: prices.price,
     comparePrice: prices.comparePrice,
     pending: media.pending,

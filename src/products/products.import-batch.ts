@@ -132,7 +132,7 @@ async function planProduct(
   const prepared = await prepareProduct(trx, storeId, line.input, null, ctx);
   if (prepared.pending.length > 0) return null;
   const base = newProductValues(storeId, line.input, prepared, now, line.digest);
-  const entries = indexEntries(prepared.variants);
+  const entries = indexEntries(prepared.variants, prepared.variantsExactly);
   const options = prepared.options ?? [];
   const defaults = { id: base.id, handle: line.handle, price: prepared.price, comparePrice: prepared.comparePrice };
   const variants = freshVariants(defaults, options, entries);

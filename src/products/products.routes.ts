@@ -21,7 +21,7 @@ import {
   VariantParams,
 } from './products.schema.js';
 import { createProduct, deleteProduct, getProduct, getProductsByIds, listProductTexts, updateProduct } from './products.service.js';
-import { listVariants, updateVariant } from './variants.service.js';
+import { deleteVariant, listVariants, updateVariant } from './variants.service.js';
 
 const tags = ['Products'];
 const read = { scope: 'products:read' };
@@ -143,6 +143,24 @@ function registerVariantRoutes(app: App, ctx: AppContext): void {
           eventData: (trx, storeId) => getProduct(trx, storeId, request.params.id),
         },
       ),
+  );
+  app.delete(
+    '/products/:id/variants/:variantId',
+    {
+      config: write('product.updated'),
+      schema: {
+        tags,
+        summary: 'Delete a variant (a combination the product is not sold in)',
+        description: 'Its stock and prices go with it; the last variant of a product cannot be deleted (400).',
+        params: VariantParams,
+        response: { 200: DeletedEnvelope },
+      },
+    },
+    (request, reply) =>
+      sendWrite(ctx, request, reply, (trx, storeId) => deleteVariant(trx, storeId, request.params.id, request.params.variantId), {
+        current: currentVariant(request.params.id, request.params.variantId),
+        eventData: (trx, storeId) => getProduct(trx, storeId, request.params.id),
+      }),
   );
 }
 

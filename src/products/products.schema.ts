@@ -204,13 +204,20 @@ const ProductFields = {
   options: Type.Optional(
     Type.Array(OptionInput, {
       maxItems: 100,
-      description: 'at most 100 options; their values combine into the variants (changing them regenerates them)',
+      description:
+        'at most 100 options; their values combine into the variants (a change keeps surviving variants and adds only combinations holding a new value)',
     }),
   ),
   variants: Type.Optional(
     Type.Array(VariantEntryInput, {
       maxItems: 2048,
       description: 'price, salePrice, stock and sku of the variants the options generate (or keep), matched by attributes',
+    }),
+  ),
+  variantsExactly: Type.Optional(
+    Type.Boolean({
+      description:
+        'true: the product keeps exactly the combinations `variants` lists (each a combination of the options); the others are not created, or are deleted',
     }),
   ),
   metaTitle: Type.Optional(Nullable(Described(Text(1000), 'page title for search engines, at most 1,000 characters'))),

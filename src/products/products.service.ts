@@ -65,10 +65,12 @@ async function writeRelations(
   fresh = false,
 ): Promise<VariantRow[]> {
   let variants: VariantRow[] = [];
-  const entries = indexEntries(prepared.variants);
-  if (prepared.options) {
+  const entries = indexEntries(prepared.variants, prepared.variantsExactly);
+  // variantsExactly without options picks among the stored options' combinations
+  const options = prepared.options ?? (prepared.variantsExactly ? prepared.optionsBefore : undefined);
+  if (options) {
     const defaults = { id: row.id, handle: row.handle, price: prepared.price, comparePrice: prepared.comparePrice };
-    variants = await syncVariants(db, storeId, defaults, prepared.options, entries, fresh);
+    variants = await syncVariants(db, storeId, defaults, options, entries, fresh ? undefined : (prepared.optionsBefore ?? []));
   } else if (entries.byKey.size > 0) {
     // without options a new product has no variant for an entry to match
     if (fresh) applyEntries(entries, []);
@@ -116,7 +118,9 @@ function plannedSkus(id: string, prepared: PreparedProduct): VariantSkus {
     if (!prepared.options) return [];
     try {
       const defaults = { id, handle, price: prepared.price, comparePrice: prepared.comparePrice };
-      return freshVariants(defaults, prepared.options, indexEntries(prepared.variants)).map((variant) => variant.values.sku);
+      return freshVariants(defaults, prepared.options, indexEntries(prepared.variants, prepared.variantsExactly)).map(
+        (variant) => variant.values.sku,
+      );
     } catch {
       return null;
     }

@@ -55,13 +55,15 @@ export function variantValueDetails(values: VariantValues, entry: Omit<VariantEn
 
 export interface Entries {
   byKey: Map<string, { entry: VariantEntryInput; index: number }>;
+  /** with `variantsExactly`: the listed combinations, the only ones the product keeps */
+  listed?: Set<string>;
 }
 
 const detail = (field: string, message: string): ErrorDetail => ({ field, in: 'body', message });
 const text = (value: number | string | null) => (value == null ? null : String(value));
 
-/** The entries by combination; an entry listed twice is a 400. */
-export function indexEntries(entries: VariantEntryInput[] | undefined): Entries {
+/** The entries by combination; an entry listed twice is a 400. `exactly`: the product keeps only the listed ones. */
+export function indexEntries(entries: VariantEntryInput[] | undefined, exactly = false): Entries {
   const byKey = new Map<string, { entry: VariantEntryInput; index: number }>();
   const details: ErrorDetail[] = [];
   (entries ?? []).forEach((entry, index) => {
@@ -70,7 +72,7 @@ export function indexEntries(entries: VariantEntryInput[] | undefined): Entries 
     else byKey.set(key, { entry, index });
   });
   if (details.length) throw validationError(details);
-  return { byKey };
+  return exactly ? { byKey, listed: new Set(byKey.keys()) } : { byKey };
 }
 
 /**

@@ -3,11 +3,20 @@ import { notFound, validationError } from '../errors.js';
 import { runList } from '../reads/index.js';
 import { isId } from '../shared/index.js';
 import { variantValueLinker } from './option-attributes.js';
-import { type Combination, type ProductOption, planVariants, skuOf } from './options.js';
+import {
+  type Combination,
+  type CombinationRule,
+  type ExistingVariant,
+  type ProductOption,
+  planVariants,
+  skuOf,
+  type VariantPlan,
+} from './options.js';
 import type { UpdateVariantInput, VariantListQuery } from './products.schema.js';
-import { productExists, touchProduct, toVariantOutput, type VariantRow } from './products.sql.js';
+import { lockProduct, productExists, touchProduct, toVariantOutput, type VariantRow } from './products.sql.js';
 import { applyEntries, changed, type Entries, type VariantValues, variantValueDetails, withEntry } from './variant-entries.js';
 import {
+  countVariants,
   deleteVariants,
   insertVariants,
   insertVariantValueLinks,
@@ -46,11 +55,27 @@ function startValues(product: VariantDefaults, attributes: Combination): Variant
 }
 
 /**
+ * The plan of planVariants; a product with options keeps at least one variant (400 otherwise). Listed entries
+ * that match no combination are applyEntries' 400, naming each.
+ */
+function checkedPlan(options: ProductOption[], existing: ExistingVariant[], rule: CombinationRule): VariantPlan {
+  const plan = planVariants(options, existing, rule);
+  const none = options.length > 0 && plan.keep.length + plan.create.length === 0;
+  if (none && rule.listed?.size === 0) {
+    throw validationError([
+      { field: 'variants', in: 'body', message: 'with variantsExactly, list at least one combination of the options' },
+    ]);
+  }
+  if (none && !rule.listed) throw validationError([{ field: 'options', in: 'body', message: 'leave no variant of the product' }]);
+  return plan;
+}
+
+/**
  * The variants of a new product, planned without the database: what syncVariants creates for it (all the
  * combinations of `options`, entries applied, the same 400s for entries that match nothing).
  */
 export function freshVariants(product: VariantDefaults, options: ProductOption[], entries: Entries): NewVariant[] {
-  const { create } = planVariants(options, []);
+  const { create } = checkedPlan(options, [], { listed: entries.listed });
   const values = applyEntries(
     entries,
     create.map((variant) => ({ attributes: variant.attributes, values: startValues(product, variant.attributes) })),
@@ -59,12 +84,12 @@ export function freshVariants(product: VariantDefaults, options: ProductOption[]
 }
 
 /**
- * Makes a product's variants the combinations of `options` (CONTRACT §6): a surviving combination
- * keeps its variant (id, price, stock, SKU), a new one is created from the product's price and
- * compare price with stock 0, a vanished one is deleted; then the `variants` entries are applied
+ * Makes a product's variants the combinations of `options` that the rule of planVariants picks (CONTRACT §6):
+ * a surviving combination keeps its variant (id, price, stock, SKU), a new one is created from the product's
+ * price and compare price with stock 0, a vanished one is deleted; then the `variants` entries are applied
  * to the variants they match. A fixed number of statements, inside the product's write (its row is
- * new or locked); a new product (`fresh`) has nothing to read, move or unlink. Returns the created
- * variants' rows as written.
+ * new or locked); a new product (no `optionsBefore`: the options it had) has nothing to read, move or unlink.
+ * Returns the created variants' rows as written.
  */
 export async function syncVariants(
   db: Tx,
@@ -72,10 +97,11 @@ export async function syncVariants(
   product: VariantDefaults,
   options: ProductOption[],
   entries: Entries,
-  fresh = false,
+  optionsBefore?: ProductOption[],
 ): Promise<VariantRow[]> {
+  const fresh = optionsBefore === undefined;
   const existing = fresh ? [] : await selectCombinations(db, storeId, product.id);
-  const plan = planVariants(options, existing);
+  const plan = checkedPlan(options, existing, { listed: entries.listed, before: optionsBefore });
   const stored = new Map(existing.map((variant) => [variant.id, variant as VariantValues]));
   const start = (attributes: Combination) => startValues(product, attributes);
   const before = [...plan.keep.map((k) => stored.get(k.id) as VariantValues), ...plan.create.map((c) => start(c.attributes))];
@@ -135,4 +161,22 @@ export async function updateVariant(db: Tx, storeId: string, productId: string, 
   const row = await updateVariantRow(db, storeId, variantId, { ...plain, custom_fields: JSON.stringify(customFields), updated_at: now });
   await touchProduct(db, storeId, productId, now);
   return toVariantOutput(row);
+}
+
+/**
+ * Deletes one combination (CONTRACT §6, variants that do not exist): its attribute links go with it (foreign-key
+ * cascade). The product row is locked first, so two deletes of a product's last two variants cannot both pass
+ * the check that one stays; its updatedAt moves, as for any product change.
+ */
+export async function deleteVariant(db: Tx, storeId: string, productId: string, variantId: string): Promise<{ id: string }> {
+  if (!isId(productId) || !(await lockProduct(db, storeId, productId))) throw notFound('Product');
+  if (!isId(variantId) || !(await lockVariant(db, storeId, productId, variantId))) throw notFound('Variant');
+  if ((await countVariants(db, storeId, productId)) <= 1) {
+    throw validationError([
+      { field: 'variantId', in: 'path', message: 'is the product’s last variant: a product with options keeps at least one' },
+    ]);
+  }
+  await deleteVariants(db, storeId, [variantId]);
+  await touchProduct(db, storeId, productId, new Date());
+  return { id: variantId };
 }

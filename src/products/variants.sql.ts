@@ -143,6 +143,17 @@ export async function deleteVariants(db: Db, storeId: string, ids: string[]): Pr
   if (ids.length) await db.deleteFrom('variants').where('store_id', '=', storeId).where('id', 'in', ids).execute();
 }
 
+/** How many variants the product has. */
+export async function countVariants(db: Db, storeId: string, productId: string): Promise<number> {
+  const row = await db
+    .selectFrom('variants')
+    .where('store_id', '=', storeId)
+    .where('product_id', '=', productId)
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** The product's variant, to be locked (FOR UPDATE) until the transaction ends; the caller picks the columns. */
 const variantForUpdate = (db: Db, storeId: string, productId: string, variantId: string) =>
   db.selectFrom('variants').where('store_id', '=', storeId).where('product_id', '=', productId).where('id', '=', variantId).forUpdate();
