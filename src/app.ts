@@ -13,6 +13,7 @@ import {
   connectRedis,
   createCredentialGuard,
   createLoginThrottle,
+  createSignIn,
   registerAuthRoutes,
   registerRateLimit,
   storeRateLimit,
@@ -21,6 +22,7 @@ import {
 import { startBlobPurge } from './blobs/index.js';
 import { collectionRecordKind, registerCollectionRoutes } from './collections/index.js';
 import type { Config } from './config.js';
+import { registerConsole } from './console/index.js';
 import { customerRecordKind, registerCustomerRoutes } from './customers/index.js';
 import type { Database } from './db/index.js';
 import { handleError } from './errors.js';
@@ -140,6 +142,9 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
   registerDocsUi(app);
   await registerRateLimit(app, config, redis, redisPrefix);
   registerHealthRoutes(app, database);
+  // One sign-in (password check and throttle state) for POST /auth and the console's form.
+  const signIn = createSignIn(ctx, createLoginThrottle(redis, redisPrefix));
+  await registerConsole(app, ctx, { signIn });
   await registerMediaRoutes(app, ctx);
 
   await app.register(
@@ -151,7 +156,7 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
       const perStore = storeRateLimit(config, redis, redisPrefix);
       if (perStore) api.addHook('onRequest', perStore);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
-      await registerAuthRoutes(api, ctx, createLoginThrottle(redis, redisPrefix));
+      await registerAuthRoutes(api, ctx, signIn);
       await registerApiKeyRoutes(api, ctx);
       await registerAttributeSetRoutes(api, ctx);
       await registerAttributeRoutes(api, ctx);

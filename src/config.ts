@@ -11,6 +11,8 @@ export interface Config {
   jwtSecret: string;
   publicUrl: string;
   tokenTtl: number;
+  /** the longest a console session lasts (CONTRACT §12), hours */
+  consoleSessionHours: number;
   redisUrl: string | null;
   /** a Redis command slower than this falls back to in-process state (CONTRACT §4: within 100 ms) */
   redisTimeoutMs: number;
@@ -195,6 +197,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecret: readJwtSecret(env, databaseUrl, dataDir),
     publicUrl: publicUrl.replace(/\/+$/, ''),
     tokenTtl: readInt(env, 'STOREFRONT_TOKEN_TTL', 3600, 60, 31_536_000),
+    consoleSessionHours: readInt(env, 'STOREFRONT_CONSOLE_SESSION_HOURS', 12, 1, 24 * 30),
     redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisTimeoutMs: readInt(env, 'STOREFRONT_REDIS_TIMEOUT_MS', 80, 10, 10_000),
     rateLimit: readNumber(env, 'STOREFRONT_RATE_LIMIT', 50),

@@ -49,8 +49,8 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-/** Paths that are not under /api/v1: the API prefix itself, media, docs, health. */
-const OUTSIDE_API = /^\/(api\/v1|media|docs|healthz|readyz)(\/|\?|$)/;
+/** Paths that are not under /api/v1: the API prefix itself, the console, media, docs, health. */
+const OUTSIDE_API = /^\/(api\/v1|console|media|docs|healthz|readyz)(\/|\?|$)/;
 
 export function uniqueSlug(prefix = 's'): string {
   return `${prefix}-${randomBytes(5).toString('hex')}`;

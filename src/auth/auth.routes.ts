@@ -1,9 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { unauthorized } from '../errors.js';
 import type { App, AppContext } from '../http/index.js';
-import { Body, dummyPasswordHash, Envelope, ok, verifyPassword } from '../shared/index.js';
-import { findAdminByEmail, findStoreBySlug } from '../stores/index.js';
-import { accountKey, type LoginThrottle } from './throttle.js';
+import { Body, Envelope, ok } from '../shared/index.js';
+import type { SignIn } from './sign-in.js';
 import { issueAccessToken } from './tokens.js';
 
 /** CONTRACT §4: a bigger POST /auth body is a 413 before any work (a valid one is well under 1 KB). */
@@ -29,22 +27,14 @@ const TokenEnvelope = Envelope(
   ),
 );
 
-/** The admin id for valid credentials, else null; always spends one password verification. */
-async function checkCredentials(ctx: AppContext, slug: string, email: string, password: string) {
-  const store = await findStoreBySlug(ctx.db, slug);
-  const admin = store ? await findAdminByEmail(ctx.db, store.id, email) : undefined;
-  const valid = await verifyPassword(password, admin?.password_hash ?? (await dummyPasswordHash()));
-  return store && admin && valid ? { storeId: store.id, adminId: admin.id } : null;
-}
-
-export async function registerAuthRoutes(app: App, ctx: AppContext, throttle: LoginThrottle): Promise<void> {
+export async function registerAuthRoutes(app: App, ctx: AppContext, signIn: SignIn): Promise<void> {
   app.post(
     '/auth',
     {
       config: { public: true, rateLimit: false },
       bodyLimit: LOGIN_BODY_LIMIT,
       // Before the body is read, so every request counts, malformed or oversized ones too.
-      onRequest: async (request) => throttle.request(request.ip),
+      onRequest: async (request) => signIn.request(request.ip),
       schema: {
         tags: ['Authentication'],
         operationId: 'createAccessToken',
@@ -59,14 +49,7 @@ export async function registerAuthRoutes(app: App, ctx: AppContext, throttle: Lo
     },
     async (request) => {
       const { storeSlug, email, password } = request.body;
-      const account = accountKey(storeSlug, email);
-      await throttle.admit(request.ip, account);
-      const claims = await checkCredentials(ctx, storeSlug, email, password);
-      if (!claims) {
-        await throttle.failed(request.ip, account);
-        throw unauthorized('Invalid store, email or password');
-      }
-      await throttle.succeeded(request.ip, account);
+      const claims = await signIn.verify(request.ip, storeSlug, email, password);
       const accessToken = await issueAccessToken(claims, ctx.config.jwtSecret, ctx.config.tokenTtl);
       return ok({ accessToken, tokenType: 'Bearer', expiresIn: ctx.config.tokenTtl });
     },

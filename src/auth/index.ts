@@ -5,4 +5,5 @@ export { createCredentialGuard } from './credential-guard.js';
 export { authenticate } from './credentials.js';
 export { registerRateLimit, storeRateLimit } from './rate-limit.js';
 export { connectRedis } from './redis-link.js';
+export { type AdminClaims, createSignIn, type SignIn } from './sign-in.js';
 export { createLoginThrottle } from './throttle.js';

@@ -116,6 +116,14 @@ export interface Collections {
   updated_at: Timestamp;
 }
 
+export interface ConsoleSessions {
+  admin_id: string;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  secret_hash: string;
+  store_id: string;
+}
+
 export interface CustomerDocuments {
   body: string;
   customer_id: string;
@@ -398,6 +406,7 @@ export interface DB {
   blob_chunks: BlobChunks;
   blobs: Blobs;
   collections: Collections;
+  console_sessions: ConsoleSessions;
   customer_documents: CustomerDocuments;
   customers: Customers;
   events: Events;
