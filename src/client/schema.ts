@@ -902,6 +902,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{id}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A delivery with each attempt (time, duration, status, the first 4 KB of the answer, error)
+         * @description Scope `webhooks:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/{id}/deliveries/{deliveryId}/retry": {
         parameters: {
             query?: never;
@@ -2851,6 +2873,71 @@ export interface components {
              * @description when the record last changed (ISO 8601, UTC, milliseconds); read-only
              */
             updatedAt: string;
+        };
+        /** @description one attempt of a delivery */
+        WebhookDeliveryAttempt: {
+            /** @description its number among the delivery’s attempts, from 1 */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description when it was sent
+             */
+            startedAt: string;
+            /** @description milliseconds until the answer (or the error) */
+            durationMs: number;
+            /** @description the HTTP status the receiver answered; null: no answer */
+            responseStatus: number | null;
+            /** @description the first 4 KB of the answer; null: no answer */
+            responseBody: string | null;
+            /** @description why it failed (a status, a timeout, a refused connection); null: it succeeded */
+            error: string | null;
+        };
+        /** @description a delivery with the body it sends and each attempt */
+        WebhookDeliveryDetail: {
+            /** @description the record's identifier (24 hexadecimal characters), assigned by the server; read-only */
+            id: string;
+            /** @description the webhook-id header of every attempt */
+            eventId: string;
+            /** @description the event type delivered, as "product.updated" */
+            type: string;
+            /**
+             * @description `pending` (to be attempted, or retried), `succeeded` (a 2xx answer) or `failed` (retries exhausted)
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** @description attempts made so far (0 before the first) */
+            attempts: number;
+            /** @description the HTTP status of the last attempt; null: no answer (or no attempt yet) */
+            lastResponseStatus: number | null;
+            /** @description why the last attempt failed (a timeout, a refused connection); null: none */
+            lastError: string | null;
+            /**
+             * Format: date-time
+             * @description when the next attempt is due; null: none is (the delivery has ended)
+             */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description when the record last changed (ISO 8601, UTC, milliseconds); read-only
+             */
+            updatedAt: string;
+            /** @description the body sent on every attempt (the event JSON) */
+            payload: string;
+            /** @description each attempt, oldest first (its newest 32; an attempt cut by a crash of the sender has none) */
+            attemptLog: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        WebhookDeliveryDetailResponse: {
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
+            success: true;
+            data: components["schemas"]["WebhookDeliveryDetail"];
         };
         WebhookDeliveryList: {
             /**
@@ -6335,6 +6422,63 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag(s) of the version you have: 304 without a body if it is still current */
+                "if-none-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetailResponse"];
+                };
+            };
+            /** @description Not Modified: the version named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -367,6 +367,17 @@ export interface WebhookDeliveries {
   webhook_id: string;
 }
 
+export interface WebhookDeliveryAttempts {
+  attempt: number;
+  delivery_id: string;
+  duration_ms: number;
+  error: string | null;
+  response_body: string | null;
+  response_status: number | null;
+  started_at: Timestamp;
+  store_id: string;
+}
+
 export interface WebhookReplays {
   created_at: Generated<Timestamp>;
   cursor_seq: Int8;
@@ -425,6 +436,7 @@ export interface DB {
   variant_attribute_values: VariantAttributeValues;
   variants: Variants;
   webhook_deliveries: WebhookDeliveries;
+  webhook_delivery_attempts: WebhookDeliveryAttempts;
   webhook_replays: WebhookReplays;
   webhooks: Webhooks;
 }

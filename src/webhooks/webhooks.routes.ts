@@ -4,6 +4,7 @@ import { DeletedEnvelope, IdParams, ok, okList } from '../shared/index.js';
 import {
   CreatedWebhookEnvelope,
   CreateWebhookBody,
+  DeliveryDetailEnvelope,
   DeliveryEnvelope,
   DeliveryListEnvelope,
   DeliveryListQuery,
@@ -20,6 +21,7 @@ import {
   assertWebhookUrl,
   createWebhook,
   deleteWebhook,
+  getDelivery,
   getWebhook,
   listDeliveries,
   listWebhooks,
@@ -138,6 +140,19 @@ export async function registerWebhookRoutes(app: App, ctx: AppContext): Promise<
       const { data, pagination } = await listDeliveries(db, request.auth.storeId, request.params.id, request.query);
       return okList(data, pagination);
     },
+  );
+  app.get(
+    '/webhooks/:id/deliveries/:deliveryId',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'A delivery with each attempt (time, duration, status, the first 4 KB of the answer, error)',
+        params: DeliveryParams,
+        response: { 200: DeliveryDetailEnvelope },
+      },
+    },
+    async (request) => ok(await getDelivery(db, request.auth.storeId, request.params.id, request.params.deliveryId)),
   );
   app.post(
     '/webhooks/:id/deliveries/:deliveryId/retry',

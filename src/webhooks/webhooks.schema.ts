@@ -87,6 +87,31 @@ export const Delivery = Type.Object(
 );
 export type Delivery = Static<typeof Delivery>;
 
+export const DeliveryAttempt = Type.Object(
+  {
+    attempt: Type.Integer({ description: 'its number among the delivery’s attempts, from 1' }),
+    startedAt: Described(Timestamp, 'when it was sent'),
+    durationMs: Type.Integer({ description: 'milliseconds until the answer (or the error)' }),
+    responseStatus: Nullable(Type.Integer({ description: 'the HTTP status the receiver answered; null: no answer' })),
+    responseBody: Nullable(Type.String({ description: 'the first 4 KB of the answer; null: no answer' })),
+    error: Nullable(Type.String({ description: 'why it failed (a status, a timeout, a refused connection); null: it succeeded' })),
+  },
+  { title: 'WebhookDeliveryAttempt', description: 'one attempt of a delivery' },
+);
+export type DeliveryAttempt = Static<typeof DeliveryAttempt>;
+
+export const DeliveryDetail = Type.Object(
+  {
+    ...Delivery.properties,
+    payload: Type.String({ description: 'the body sent on every attempt (the event JSON)' }),
+    attemptLog: Type.Array(DeliveryAttempt, {
+      description: 'each attempt, oldest first (its newest 32; an attempt cut by a crash of the sender has none)',
+    }),
+  },
+  { title: 'WebhookDeliveryDetail', description: 'a delivery with the body it sends and each attempt' },
+);
+export type DeliveryDetail = Static<typeof DeliveryDetail>;
+
 export const DeliveryListQuery = ListQuery(['createdAt'] as const, {
   status: Type.Optional(StringEnum(['pending', 'succeeded', 'failed'] as const)),
 });
@@ -102,6 +127,7 @@ export const CreatedWebhookEnvelope = Envelope(CreatedWebhook);
 export const WebhookListEnvelope = ListEnvelope(Webhook);
 export const DeliveryEnvelope = Envelope(Delivery);
 export const DeliveryListEnvelope = ListEnvelope(Delivery);
+export const DeliveryDetailEnvelope = Envelope(DeliveryDetail);
 
 export const ReplayBody = Body({
   after: Type.Optional(Type.String({ pattern: ID_PATTERN, description: 'start after this event (its id)' })),

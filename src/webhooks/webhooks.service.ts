@@ -9,6 +9,7 @@ import { targetProblem } from './target.js';
 import type {
   CreateWebhookBody,
   Delivery,
+  DeliveryDetail,
   DeliveryListQuery,
   ReplayBody,
   UpdateWebhookBody,
@@ -26,6 +27,8 @@ import {
   notifyWorkers,
   positionOfEvent,
   rescheduleDelivery,
+  selectAttempts,
+  selectDelivery,
   selectDeliveryList,
   selectWebhook,
   selectWebhooks,
@@ -178,6 +181,25 @@ export async function listDeliveries(db: Db, storeId: string, webhookId: string,
   const base = selectDeliveryList(db, storeId, webhookId, query.status);
   const { rows, pagination } = await runList(base, query, deliveryListSpec, { db, storeId, within: [webhookId] });
   return { data: rows.map(toDelivery), pagination };
+}
+
+/** One delivery with its body and each attempt (time, duration, status, the first 4 KB of the answer, error). */
+export async function getDelivery(db: Db, storeId: string, webhookId: string, id: string): Promise<DeliveryDetail> {
+  const row = isId(webhookId) && isId(id) ? await selectDelivery(db, storeId, webhookId, id) : undefined;
+  if (!row) throw notFound('Delivery');
+  const attempts = await selectAttempts(db, storeId, id);
+  return {
+    ...toDelivery(row),
+    payload: row.payload,
+    attemptLog: attempts.map((a) => ({
+      attempt: a.attempt,
+      startedAt: iso(a.started_at),
+      durationMs: a.duration_ms,
+      responseStatus: a.response_status,
+      responseBody: a.response_body,
+      error: a.error,
+    })),
+  };
 }
 
 export async function retryDelivery(trx: Tx, storeId: string, webhookId: string, id: string): Promise<Delivery> {

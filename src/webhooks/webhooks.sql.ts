@@ -103,6 +103,22 @@ export const deliveryListSpec: ListSpec<readonly ['createdAt']> = {
   search: ilikeAny(['type', 'event_id']),
 };
 
+/** One delivery of a webhook, with the body it sends; undefined: not this store's, or not this webhook's. */
+export function selectDelivery(db: Db, storeId: string, webhookId: string, id: string) {
+  return selectDeliveries(db, storeId, webhookId).select('payload').where('id', '=', id).executeTakeFirst();
+}
+
+/** A delivery's attempts, oldest first (at most KEPT_ATTEMPTS of worker.sql.ts are kept). */
+export function selectAttempts(db: Db, storeId: string, deliveryId: string) {
+  return db
+    .selectFrom('webhook_delivery_attempts')
+    .select(['attempt', 'started_at', 'duration_ms', 'response_status', 'response_body', 'error'])
+    .where('store_id', '=', storeId)
+    .where('delivery_id', '=', deliveryId)
+    .orderBy('attempt')
+    .execute();
+}
+
 /** Due now again: a failed or succeeded delivery gets one more attempt; a pending one is sent without waiting. */
 export function rescheduleDelivery(trx: Tx, storeId: string, webhookId: string, id: string) {
   return trx

@@ -1,10 +1,9 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine, setupTestApp, type TestContext, type TestStore, testDatabaseUrl } from '../../test/helpers.js';
 import { apiKey } from '../../test/support/collections.fixtures.js';
+import { receiver } from '../../test/support/webhook-receiver.js';
 import { withTx } from '../db/index.js';
 import { newId } from '../shared/index.js';
 import { insertDelivery } from './webhooks.sql.js';
@@ -26,44 +25,6 @@ beforeAll(async () => {
   t = await setupTestApp(settings);
 });
 afterAll(() => t.close());
-
-interface Hit {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  /** when the request arrived (Date.now()) */
-  at: number;
-}
-
-interface Receiver {
-  url: string;
-  hits: Hit[];
-  close(): Promise<void>;
-}
-
-/** A webhook receiver on 127.0.0.1: `answer` gives the status of the nth request (from 1) it receives. */
-async function receiver(answer: (n: number, hit: Hit) => number = () => 200): Promise<Receiver> {
-  const hits: Hit[] = [];
-  const server = http.createServer((request, response) => {
-    let body = '';
-    const at = Date.now();
-    request.on('data', (chunk) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      const hit = { headers: request.headers, body, at };
-      hits.push(hit);
-      response.statusCode = answer(hits.length, hit);
-      response.end(response.statusCode < 300 ? 'thanks' : 'x'.repeat(10_000));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    hits,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 async function subscribe(store: TestStore, url: string, events: string[] = ['*']) {
   const reply = await t.call(store, 'POST', '/webhooks', { url, events });

@@ -94,7 +94,13 @@ export interface Recorded {
   retryInSeconds: number | null;
   /** the receiver did not answer in time */
   timedOut: boolean;
+  /** when the attempt was sent, and how long it took (its row in webhook_delivery_attempts) */
+  startedAt: Date;
+  durationMs: number;
 }
+
+/** A delivery's newest attempts kept (webhook_delivery_attempts): the default schedule makes 11; /retry adds more. */
+export const KEPT_ATTEMPTS = 32;
 
 /** A receiver (a store's URL) whose attempts time out this many times in a row is paused, then longer and longer. */
 export const PAUSE = { afterTimeouts: 2, firstSeconds: 10, maxSeconds: 600 } as const;
@@ -106,7 +112,9 @@ export const PAUSE = { afterTimeouts: 2, firstSeconds: 10, maxSeconds: 600 } as 
  * outcome is the one that counts). For the webhooks of the written outcomes, a success ends the failing
  * streak; only failures start one, and three days of it disable the webhook. For their receivers (the
  * store's webhooks with that URL), a timeout adds to the streak of timeouts that pauses them (PAUSE), an
- * answer ends it. Returns how many were written.
+ * answer ends it. Each written outcome is also a row of webhook_delivery_attempts (a delivery keeps its newest
+ * KEPT_ATTEMPTS): inserted from the rows the UPDATE returned, which it holds, so a delivery deleted meanwhile
+ * (its webhook deleted) has neither. Returns how many were written.
  */
 export async function recordAttempts(
   db: Db,
@@ -122,15 +130,25 @@ export async function recordAttempts(
         ${column((o) => o.claimed.attempts)}::int[], ${column((o) => o.recorded.status)}::text[],
         ${column((o) => o.recorded.responseStatus)}::int[], ${column((o) => o.recorded.responseBody)}::text[],
         ${column((o) => o.recorded.error)}::text[], ${column((o) => o.recorded.retryInSeconds)}::float8[],
-        ${column((o) => o.recorded.timedOut)}::bool[])
-        AS v(store_id, id, attempts, status, response_status, response_body, error, retry_in, timed_out)
+        ${column((o) => o.recorded.timedOut)}::bool[], ${column((o) => o.recorded.startedAt.toISOString())}::timestamptz[],
+        ${column((o) => Math.round(o.recorded.durationMs))}::int[])
+        AS v(store_id, id, attempts, status, response_status, response_body, error, retry_in, timed_out, started_at, duration_ms)
     ), written AS (
       UPDATE webhook_deliveries d SET status = v.status, last_response_status = v.response_status,
         last_response_body = v.response_body, last_error = v.error, updated_at = now(),
         next_attempt_at = CASE WHEN v.retry_in IS NULL THEN NULL ELSE now() + make_interval(secs => v.retry_in) END
       FROM outcome v
       WHERE d.store_id = v.store_id AND d.id = v.id AND d.attempts = v.attempts AND d.status = 'pending'
-      RETURNING d.store_id, d.webhook_id, v.status = 'succeeded' AS ok, v.timed_out
+      RETURNING d.store_id, d.id, d.webhook_id, v.attempts, v.status = 'succeeded' AS ok, v.timed_out, v.started_at,
+        v.duration_ms, v.response_status, v.response_body, v.error
+    ), logged AS (
+      INSERT INTO webhook_delivery_attempts AS a
+        (store_id, delivery_id, attempt, started_at, duration_ms, response_status, response_body, error)
+      SELECT store_id, id, attempts, started_at, duration_ms, response_status, response_body, error FROM written
+      ON CONFLICT (store_id, delivery_id, attempt) DO NOTHING
+    ), trimmed AS (
+      DELETE FROM webhook_delivery_attempts a USING written x
+      WHERE a.store_id = x.store_id AND a.delivery_id = x.id AND a.attempt <= x.attempts - ${KEPT_ATTEMPTS}
     ), health AS (
       SELECT store_id, webhook_id, bool_or(ok) AS ok FROM written GROUP BY store_id, webhook_id
     ), receivers AS (

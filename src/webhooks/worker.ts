@@ -119,10 +119,13 @@ export function startDeliveryWorker({ db, listen, config, log, onAttempt }: Work
     });
 
   const deliver = async (claimed: Claimed) => {
+    const startedAt = new Date();
     const started = performance.now();
     const outcome = await inSpan('webhook attempt', attemptAttributes(claimed), () => send(claimed), outcomeAttributes);
-    onAttempt?.(attemptResult(outcome), (performance.now() - started) / 1000);
-    await recorder.record(claimed, outcomeToRecord(outcome, claimed.attempts, config.webhookRetrySchedule));
+    const durationMs = performance.now() - started;
+    onAttempt?.(attemptResult(outcome), durationMs / 1000);
+    const recorded = outcomeToRecord(outcome, claimed.attempts, config.webhookRetrySchedule);
+    await recorder.record(claimed, { ...recorded, startedAt, durationMs });
   };
 
   const start = (claimed: Claimed) => {
@@ -261,7 +264,11 @@ function outcomeRecorder(db: Db, log: WorkerLog) {
 }
 
 /** A success ends the delivery; a failure is retried after the schedule's next delay, or ends it as failed. */
-export function outcomeToRecord(outcome: AttemptOutcome, attemptNumber: number, schedule: readonly number[]): Recorded {
+export function outcomeToRecord(
+  outcome: AttemptOutcome,
+  attemptNumber: number,
+  schedule: readonly number[],
+): Omit<Recorded, 'startedAt' | 'durationMs'> {
   const common = { responseStatus: outcome.status, responseBody: outcome.body, error: outcome.error, timedOut: outcome.timedOut };
   if (outcome.ok) return { ...common, status: 'succeeded', retryInSeconds: null };
   const delay = schedule[attemptNumber - 1];
