@@ -968,6 +968,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/jobs/{id}/failed-rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import's failed lines as they were in the file (CSV: with an Error column), to fix and import again
+         * @description Scope: the job's resource's read scope (`products:read` for a products import). An API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
+         */
+        get: operations["listJobFailedRows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/jobs": {
         parameters: {
             query?: never;
@@ -6587,6 +6609,47 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listJobFailedRows: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a CSV import: text/csv; an NDJSON import: its failed lines */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/x-ndjson": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -9,7 +9,8 @@ import type { CsvLine } from './lines.js';
  * (0, or just past the last record of a committed batch's last line), `firstRecord` the number of the
  * record before it (1, the header row, at the start). The header and delimiter come from the job's params,
  * so a resumed job never reads the file's start again. Yields the layout's import lines with the byte
- * offset just past each one's last record. One group of records (a product's rows) is held at a time.
+ * offset just past each one's last record, and its records' cells as the file has them (a failed line's
+ * source, kept for "Download failed rows"). One group of records (a product's rows) is held at a time.
  * A layout whose reader keeps state across lines (`replaysOnResume`) is read from the start again: the
  * lines up to `skipThrough` (the resume point's record) go through the reader and are not yielded.
  */
@@ -29,19 +30,32 @@ export async function* readCsvLines(
   const feeding = pipeline(source, parser).catch((error: unknown) => {
     parser.destroy(error as Error);
   });
-  // where each record read and not yet part of a finished line ends, by record number
+  // where each record read and not yet part of a finished line ends, and its cells, by record number
   const ends = new Map<number, number>();
+  const cells = new Map<number, readonly string[]>();
   let record = firstRecord;
   let headerSkipped = start !== 0;
   const made = function* (lines: ReturnType<typeof reader.push>) {
     for (const line of lines) {
       const end = ends.get(line.lastLine) ?? start;
+      const records: (readonly string[])[] = [];
+      for (let n = line.line; n <= line.lastLine; n++) records.push(cells.get(n) ?? []);
       for (const key of ends.keys()) if (key <= line.lastLine) ends.delete(key);
+      for (const key of cells.keys()) if (key <= line.lastLine) cells.delete(key);
       // a replayed line (before the resume point): read for the reader's state, not applied again
       if (line.lastLine <= skipThrough) continue;
       const read = line.error ?? { value: line.value, text: JSON.stringify(line.value) };
       const collections = line.collections;
-      yield { line: line.line, text: null, end, positionLine: line.lastLine, read, sources: line.sources, collections } satisfies CsvLine;
+      yield {
+        line: line.line,
+        text: null,
+        end,
+        positionLine: line.lastLine,
+        read,
+        sources: line.sources,
+        collections,
+        records,
+      } satisfies CsvLine;
     }
   };
   try {
@@ -54,6 +68,7 @@ export async function* readCsvLines(
         continue;
       }
       ends.set(record, start + parsed.info.bytes);
+      cells.set(record, parsed.record);
       yield* made(reader.push({ line: record, cells: parsed.record }));
     }
     yield* made(reader.end());

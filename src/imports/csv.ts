@@ -81,6 +81,17 @@ export function layoutOf(names: string[], resource: string, format: CsvFormat | 
   return found.layout;
 }
 
+/** The column "Download failed rows" adds (GET /jobs/{id}/failed-rows): the header's last, named so. */
+export const ERROR_COLUMN = 'Error';
+
+/**
+ * A header row without a last column `Error`: a failed-rows file, fixed, imports as it is (its `Error` cells
+ * would otherwise become customFields). The records keep the cell; the layouts read only the header's columns.
+ */
+export function withoutErrorColumn(names: string[]): string[] {
+  return names.length > 1 && names[names.length - 1].trim().toLowerCase() === ERROR_COLUMN.toLowerCase() ? names.slice(0, -1) : names;
+}
+
 const DETECT_BYTES = 64 * 1024;
 
 /**
@@ -100,7 +111,7 @@ export function csvInspector(resource: string, format: CsvFormat | undefined, ma
   const take = (parsed: ParsedRecord) => {
     records++;
     if (!params) {
-      const names = parsed.record;
+      const names = withoutErrorColumn(parsed.record);
       const layout = layoutOf(names, resource, format);
       params = { layout: layout.name, delimiter, header: names };
       reader = layout.open(new CsvHeader(names));

@@ -11,6 +11,7 @@ import type { CsvParams } from './csv.js';
 import { joinCollections } from './csv-collections.js';
 import { readCsvLines } from './csv-source.js';
 import { DryRunKeys } from './dry-run.js';
+import { sourceOf } from './failed-rows.js';
 import { type CsvLine, type FileLine, isCsvLine, readLines } from './lines.js';
 import type { UploadStore } from './upload.js';
 
@@ -278,7 +279,7 @@ async function applyLine(
 }
 
 function errorRow(line: FileLine, error: AppError): JobErrorInput {
-  const row = { line: line.line, code: error.code, message: error.message, details: error.details };
+  const row = { line: line.line, code: error.code, message: error.message, details: error.details, source: sourceOf(line) };
   return isCsvLine(line) ? { ...row, ...cellOf(line, error) } : row;
 }
 

@@ -6,6 +6,7 @@ import { insertJob, JobEnvelope, toJobOutput } from '../jobs/index.js';
 import { CSV_FORMATS, type CsvFormat, type CsvResource, csvResources } from '../platforms/index.js';
 import { newId, type StoreSlot, takeStoreSlot, validatorCompiler } from '../shared/index.js';
 import { csvInspector } from './csv.js';
+import { registerFailedRowsRoute } from './failed-rows.routes.js';
 import { IMPORT_RESOURCES } from './handlers.js';
 import type { ImportHandlers } from './import-job.js';
 import { ImportQuery, NdjsonBody } from './imports.schema.js';
@@ -82,6 +83,7 @@ export async function registerImportRoutes(api: App, ctx: AppContext, handlers: 
     });
     registerImportRoute(scope, ctx);
   });
+  registerFailedRowsRoute(api, ctx);
 }
 
 const uploadSlots = new WeakMap<FastifyRequest, StoreSlot>();

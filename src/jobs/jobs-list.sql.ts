@@ -37,3 +37,17 @@ export function selectJobErrors(db: Db, storeId: string, jobId: string) {
     .where('store_id', '=', storeId)
     .where('job_id', '=', jobId);
 }
+
+/** Up to `limit` of a job's error rows after `afterLine` that kept their line's source, in line order. */
+export function selectErrorSources(db: Db, storeId: string, jobId: string, afterLine: number, limit: number) {
+  return db
+    .selectFrom('job_errors')
+    .select(['line', 'code', 'message', 'details', 'column_name', 'source'])
+    .where('store_id', '=', storeId)
+    .where('job_id', '=', jobId)
+    .where('line', '>', afterLine)
+    .where('source', 'is not', null)
+    .orderBy('line')
+    .limit(limit)
+    .execute();
+}

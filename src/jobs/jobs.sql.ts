@@ -179,6 +179,8 @@ export interface JobErrorInput {
   details: unknown[];
   /** a CSV import's error: the header of the offending cell (null when no one cell caused it) */
   column?: string | null;
+  /** the failed line as the file had it (JSON: NDJSON text, or CSV records' cells), for GET /jobs/{id}/failed-rows */
+  source?: unknown;
 }
 
 /**
@@ -200,6 +202,7 @@ export async function insertJobErrors(trx: Tx, held: Held, errors: JobErrorInput
         message: error.message,
         details: JSON.stringify(error.details),
         column_name: error.column ?? null,
+        source: error.source === undefined || error.source === null ? null : JSON.stringify(error.source),
       })),
     )
     .execute();
