@@ -9,8 +9,8 @@ import { type JobKinds, startJobRunner } from './runner.js';
 export type { Job } from './jobs.schema.js';
 export { JobEnvelope } from './jobs.schema.js';
 export { getJob, toJobOutput } from './jobs.service.js';
-export { selectErrorSources } from './jobs-list.sql.js';
 export { type BatchProgress, insertJob, type JobErrorInput, type JobRow, type NewJob } from './jobs.sql.js';
+export { selectErrorSources } from './jobs-list.sql.js';
 export { countActiveJobs } from './jobs-stats.sql.js';
 export { purgeFinishedJobs } from './purge.js';
 export {
