@@ -9,17 +9,21 @@ import { createOwnDatabase } from '../test/support/own-database.js';
 import { seedStore } from '../test/support/storefront-client.js';
 
 /**
- * What tracing costs, and what a second process gives, measured side by side (docs/observability.md,
- * docs/scaling.md): GET /products/{id} from `storefront serve` processes on one PostgreSQL, in rounds
- * that take the variants in turn, so a busy machine's load falls on all of them alike.
+ * What tracing and the Requests log cost, and what a second process gives, measured side by side
+ * (docs/observability.md, docs/performance.md, docs/scaling.md): GET /products/{id} from `storefront serve`
+ * processes on one PostgreSQL, in rounds that take the variants in turn, so a busy machine's load falls on
+ * all of them alike.
  *
- *   node --import tsx bench/tracing-cost.ts tracing  [rounds] [seconds]   off | on | none
- *   node --import tsx bench/tracing-cost.ts processes [rounds] [seconds]  one | two
+ *   node --import tsx bench/tracing-cost.ts tracing     [rounds] [seconds]   off | on | none
+ *   node --import tsx bench/tracing-cost.ts request-log [rounds] [seconds]   off | on
+ *   node --import tsx bench/tracing-cost.ts processes   [rounds] [seconds]   one | two
  *
  * `on` exports every span (OTLP/HTTP protobuf) to a receiver here that drops them; `none` is the build
  * without any OpenTelemetry code (the tree of NO_OTEL_ROOT, e.g. `git archive` of the commit before
  * tracing, with node_modules linked). `two` is two processes with data dirs of their own, the load split
- * between them. Needs DATABASE_URL (a PostgreSQL server; a database is made and dropped).
+ * between them. `request-log`: STOREFRONT_REQUEST_LOG=false against the default (on; every request of the
+ * run is logged, and the prune runs as in production). Needs DATABASE_URL (a PostgreSQL server; a database
+ * is made and dropped).
  */
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -106,6 +110,9 @@ async function main(): Promise<void> {
       variants.off = [await start(ROOT)];
       variants.on = [await start(ROOT, { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl })];
       if (process.env.NO_OTEL_ROOT) variants.none = [await start(process.env.NO_OTEL_ROOT)];
+    } else if (mode === 'request-log') {
+      variants.off = [await start(ROOT, { STOREFRONT_REQUEST_LOG: 'false' })];
+      variants.on = [await start(ROOT)];
     } else {
       const two = [await start(ROOT), await start(ROOT)];
       variants.one = [two[0]];

@@ -38,6 +38,7 @@ import {
   frameworkErrors,
   guardInput,
   loggerOptions,
+  observeAnswers,
   parseJsonBodies,
   registerHealthRoutes,
   registerSafeWrites,
@@ -50,6 +51,7 @@ import { createMetrics, registerMetrics } from './metrics/index.js';
 import { registerOrderRoutes } from './orders/index.js';
 import { productRecordKind, registerProductRoutes } from './products/index.js';
 import { useCursorSecret } from './reads/index.js';
+import { type RequestLog, startRequestLog } from './request-log/index.js';
 import { validatorCompiler } from './shared/index.js';
 import { registerRequestSpans } from './tracing/index.js';
 import { deliveryBacklog, registerWebhooks } from './webhooks/index.js';
@@ -63,6 +65,8 @@ export interface BuildOptions {
   logStream?: { write(line: string): void };
   /** with tracing on (server.ts): a span per request, its statements as children */
   tracer?: Tracer;
+  /** the Requests log to keep (tests pass their own to flush it); default: one started here unless STOREFRONT_REQUEST_LOG=false */
+  requestLog?: RequestLog | null;
 }
 
 const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -73,7 +77,8 @@ function requestIdOf(request: { headers: Record<string, string | string[] | unde
 }
 
 /** The table of contents of the service: one register per resource. */
-export async function buildApp({ config, database, redisPrefix = 'storefront:', logStream, tracer }: BuildOptions): Promise<App> {
+export async function buildApp(options: BuildOptions): Promise<App> {
+  const { config, database, redisPrefix = 'storefront:', logStream, tracer } = options;
   const app = Fastify({
     logger: loggerOptions(config.logLevel, logStream),
     bodyLimit: config.bodyLimit,
@@ -124,6 +129,16 @@ export async function buildApp({ config, database, redisPrefix = 'storefront:', 
     },
     (error) => app.log.warn({ err: error }, 'metrics: reading the database state failed'),
   );
+  // Each process keeps its requests per store and writes them in batches (src/request-log); closing the app writes the rest.
+  const requestLog =
+    options.requestLog !== undefined
+      ? options.requestLog
+      : config.requestLog
+        ? startRequestLog(database.db, config.requestLogDays, app.log)
+        : null;
+  app.addHook('onClose', async () => requestLog?.close());
+  // every answered request, once: counted for /metrics and kept in its store's Requests log
+  observeAnswers(app, requestLog ? [metrics.observeRequest, requestLog.observe] : [metrics.observeRequest]);
   registerMetrics(app, config, metrics);
   const mirror = createRouteMirror();
   app.addHook('onRoute', mirror.onRoute);

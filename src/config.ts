@@ -66,6 +66,10 @@ export interface Config {
   metricsPublic: boolean;
   /** where traces go (OTLP over HTTP); null: no tracing at all */
   otlpEndpoint: string | null;
+  /** API requests are kept per store for the console's Requests screen (src/request-log) */
+  requestLog: boolean;
+  /** days a request stays in the log (besides the newest 10,000 per store) */
+  requestLogDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -178,6 +182,8 @@ function readObservability(env: Env) {
     metricsToken,
     metricsPublic: readBoolean(env, 'STOREFRONT_METRICS_PUBLIC', false),
     otlpEndpoint: readUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']),
+    requestLog: readBoolean(env, 'STOREFRONT_REQUEST_LOG', true),
+    requestLogDays: readInt(env, 'STOREFRONT_REQUEST_LOG_DAYS', 7, 1, 3650),
   };
 }
 

@@ -212,7 +212,15 @@ export const errorEnvelope = (error: AppError) => ({
   error: { code: error.code, message: error.message, details: error.details },
 });
 
+declare module 'fastify' {
+  interface FastifyReply {
+    /** the code of the error envelope sent (sendError), for the store's Requests log; null for any other answer */
+    errorCode: ErrorCode | null;
+  }
+}
+
 export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
+  reply.errorCode = error.code;
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply.status(error.status).send(errorEnvelope(error));
 }

@@ -108,6 +108,9 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
     publicUrl: 'http://storefront.test',
     webhookWorker: false,
     jobRunner: false,
+    // No Requests log either: its timed batches would land among the statements other tests count.
+    // src/request-log's tests turn it on.
+    requestLog: false,
     ...overrides,
   };
 }

@@ -32,7 +32,7 @@ export function revokeApiKeyRow(db: Db, storeId: string, id: string) {
 export function selectLiveApiKey(db: Db, keyHash: string) {
   return db
     .selectFrom('api_keys')
-    .select(['store_id', 'id', 'scopes'])
+    .select(['store_id', 'id', 'scopes', 'name'])
     .where('key_hash', '=', keyHash)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Auth } from '../http/index.js';
 import { CredentialCache } from './credential-cache.js';
 
-const auth = (principal: string): Auth => ({ storeId: 's', scopes: ['*'], kind: 'key', principal });
+const auth = (principal: string): Auth => ({ storeId: 's', scopes: ['*'], kind: 'key', principal, name: principal });
 
 function cacheWith(live = { value: true }) {
   return { cache: new CredentialCache(() => live.value), live };

@@ -5,7 +5,7 @@ import type { AppContext, Auth } from '../http/index.js';
 import { API_KEY_PATTERN, hashApiKey, hasScope } from '../shared/index.js';
 import { adminTag, type CredentialCache } from './credential-cache.js';
 import type { CredentialGuard } from './credential-guard.js';
-import { adminExists } from './credentials.sql.js';
+import { adminEmail } from './credentials.sql.js';
 import { verifyAccessToken } from './tokens.js';
 
 // One message per reason, one code for all (401 UNAUTHORIZED). `WWW-Authenticate` follows RFC 6750: no error
@@ -51,7 +51,13 @@ export function createCredentialResolver(ctx: AppContext, cache: CredentialCache
     const generation = cache.generation;
     const key = await findLiveApiKey(ctx.db, credential);
     if (!key) throw refuse(UNKNOWN_KEY);
-    const auth: Auth = Object.freeze({ storeId: key.store_id, scopes: key.scopes, kind: 'key', principal: `key:${key.id}` });
+    const auth: Auth = Object.freeze({
+      storeId: key.store_id,
+      scopes: key.scopes,
+      kind: 'key',
+      principal: `key:${key.id}`,
+      name: key.name,
+    });
     cache.put(hash, apiKeyTag(key.store_id, key.id), auth, generation);
     return auth;
   }
@@ -63,8 +69,10 @@ export function createCredentialResolver(ctx: AppContext, cache: CredentialCache
     const cached = cache.get(tag);
     if (cached) return cached;
     const generation = cache.generation;
-    if (!(await adminExists(ctx.db, claims.storeId, claims.adminId))) throw refuse(GONE);
-    const auth: Auth = Object.freeze({ storeId: claims.storeId, scopes: ['*'], kind: 'token', principal: `admin:${claims.adminId}` });
+    const email = await adminEmail(ctx.db, claims.storeId, claims.adminId);
+    if (email === null) throw refuse(GONE);
+    const principal = `admin:${claims.adminId}`;
+    const auth: Auth = Object.freeze({ storeId: claims.storeId, scopes: ['*'], kind: 'token', principal, name: email });
     cache.put(tag, tag, auth, generation);
     return auth;
   }
@@ -86,11 +94,12 @@ export function authenticate(ctx: AppContext, guard: CredentialGuard, cache: Cre
       if (!credential) throw refuse(MALFORMED_HEADER);
       return resolve(credential);
     });
+    // Known before the checks below, so a request they refuse is still in its store's Requests log.
+    request.auth = auth;
     if (config.tokenOnly && auth.kind !== 'token') {
       throw new AppError(403, 'FORBIDDEN', 'API keys are managed with an access token, not with an API key');
     }
     const scope = typeof config.scope === 'function' ? config.scope(request) : config.scope;
     if (scope && !hasScope(auth.scopes, scope)) throw forbidden(scope);
-    request.auth = auth;
   };
 }

@@ -322,6 +322,20 @@ export interface Products {
   weight_grams: Numeric | null;
 }
 
+export interface RequestLog {
+  at: Timestamp;
+  credential: string;
+  duration_ms: number;
+  error_code: string | null;
+  id: string;
+  idempotency_key: string | null;
+  method: string;
+  request_id: string;
+  route: string;
+  status: number;
+  store_id: string;
+}
+
 export interface Stores {
   created_at: Generated<Timestamp>;
   id: string;
@@ -444,6 +458,7 @@ export interface DB {
   product_collections: ProductCollections;
   product_documents: ProductDocuments;
   products: Products;
+  request_log: RequestLog;
   store_slots: StoreSlots;
   stores: Stores;
   variant_attribute_values: VariantAttributeValues;

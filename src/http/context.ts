@@ -33,6 +33,8 @@ export interface Auth {
   kind: 'token' | 'key';
   /** the credential's identity for rate limiting and logs (admin id or key id) */
   principal: string;
+  /** what the store calls the credential, for its Requests log: the API key's name, or the admin's email */
+  name: string;
 }
 
 declare module 'fastify' {

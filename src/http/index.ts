@@ -1,4 +1,5 @@
 /** The public surface of src/http: what other folders may import. */
+export { type Answer, type AnswerObserver, observeAnswers, routeOf } from './answered.js';
 export type { App, AppContext, Auth, Revocations } from './context.js';
 export { sendStoredList, sendStoredRecord } from './etag.js';
 export { frameworkErrors } from './framework-errors.js';

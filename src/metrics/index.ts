@@ -1,3 +1,3 @@
 /** The public surface of src/metrics: Prometheus metrics of this process and GET /metrics. */
 export { createMetrics, type MetricSources, type Metrics, type WebhookAttemptOutcome } from './metrics.js';
-export { registerMetrics, routeOf } from './metrics.routes.js';
+export { registerMetrics } from './metrics.routes.js';

@@ -6,9 +6,6 @@ import { AppError, unauthorized } from '../errors.js';
 import type { App } from '../http/index.js';
 import type { Metrics } from './metrics.js';
 
-/** A route template for labels: what the router matched, never the URL a caller sent. */
-export const routeOf = (request: FastifyRequest): string => request.routeOptions.url ?? 'unmatched';
-
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 function isLoopback(address: string | undefined): boolean {
@@ -36,11 +33,11 @@ function checkAccess(config: Config, request: FastifyRequest): void {
   );
 }
 
-/** Every answered request counted by route template; GET /metrics (outside /api/v1, not part of the API document). */
+/**
+ * GET /metrics (outside /api/v1, not part of the API document). Requests are counted by
+ * `metrics.observeRequest`, one of the observers app.ts hands to src/http's observeAnswers.
+ */
 export function registerMetrics(app: App, config: Config, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => {
-    metrics.observeRequest(request.method, routeOf(request), reply.statusCode, reply.elapsedTime / 1000);
-  });
   app.get('/metrics', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async (request, reply) => {
     checkAccess(config, request);
     const text = await metrics.registry.metrics();

@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Answer } from '../http/index.js';
 
 /**
  * What this process measures, in a registry of its own (so two apps in one process, as in tests, never
@@ -17,8 +18,8 @@ export interface MetricSources {
 
 export interface Metrics {
   registry: Registry;
-  /** one answered request: `route` is the route's template (`/api/v1/products/:id`), never the URL */
-  observeRequest(method: string, route: string, status: number, seconds: number): void;
+  /** one answered request (an observer of src/http's answered.ts): by its route's template, never the URL */
+  observeRequest(answer: Answer): void;
   /** lines an import job committed (one call per batch) */
   importLinesProcessed(lines: number): void;
   /** one webhook attempt of this process: how it ended (a fixed set of outcomes) and how long it took */
@@ -170,10 +171,10 @@ export function createMetrics(sources: MetricSources, onError: (error: unknown) 
   registerDatabaseGauges(registry, sources, snapshots(sources, onError));
   return {
     registry,
-    observeRequest(method, route, status, seconds) {
+    observeRequest({ method, route, status, ms }) {
       const labels = { method, route, status: String(status) };
       requests.inc(labels);
-      latency.observe(labels, seconds);
+      latency.observe(labels, ms / 1000);
     },
     importLinesProcessed: (lines) => importLines.inc(lines),
     observeWebhookAttempt(outcome, seconds) {

@@ -11,6 +11,8 @@ export interface PurgeJob {
   deleteBatch: (size: number) => Promise<number>;
   /** pause between ticks */
   everyMs: number;
+  /** rows per batch (default 500): larger for a table written as fast as requests arrive (the Requests log) */
+  batchSize?: number;
 }
 
 interface PurgeLog {
@@ -24,12 +26,12 @@ const BATCH = 500;
 const MAX_BATCHES_PER_TICK = 20;
 
 /** Deletes batches until one comes back short (or the tick's share is done); returns how many rows. */
-export async function purgeOnce(deleteBatch: PurgeJob['deleteBatch']): Promise<number> {
+export async function purgeOnce(deleteBatch: PurgeJob['deleteBatch'], size = BATCH): Promise<number> {
   let total = 0;
   for (let batch = 0; batch < MAX_BATCHES_PER_TICK; batch++) {
-    const deleted = await deleteBatch(BATCH);
+    const deleted = await deleteBatch(size);
     total += deleted;
-    if (deleted < BATCH) break;
+    if (deleted < size) break;
   }
   return total;
 }
@@ -43,7 +45,7 @@ export function startPurgeLoop(job: PurgeJob, log: PurgeLog): () => void {
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    purgeOnce(job.deleteBatch)
+    purgeOnce(job.deleteBatch, job.batchSize)
       .then((count) => count > 0 && log.debug({ count }, `purged ${job.name}`))
       .catch((error) => log.warn({ err: error }, `${job.name} purge failed`))
       .finally(() => {

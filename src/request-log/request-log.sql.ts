@@ -1,0 +1,135 @@
+import { type Selectable, sql } from 'kysely';
+import type { DB, Db } from '../db/index.js';
+
+export type RequestLogRow = Selectable<DB['request_log']>;
+
+/** One request as the writer buffers it (the row, `at` as a Date). */
+export interface RequestLogEntry {
+  storeId: string;
+  at: Date;
+  id: string;
+  method: string;
+  route: string;
+  status: number;
+  credential: string;
+  requestId: string;
+  idempotencyKey: string | null;
+  errorCode: string | null;
+  durationMs: number;
+}
+
+const column = <K extends keyof RequestLogEntry>(entries: readonly RequestLogEntry[], key: K) => entries.map((entry) => entry[key]);
+
+/**
+ * A batch in one INSERT of eleven array parameters, whatever its size (one statement shape, one plan).
+ * Rows of a store deleted since they were buffered are left out rather than failing the batch.
+ */
+export async function insertRequests(db: Db, entries: readonly RequestLogEntry[]): Promise<number> {
+  const result = await sql`
+    INSERT INTO request_log (store_id, at, id, method, route, status, credential, request_id, idempotency_key, error_code, duration_ms)
+    SELECT u.* FROM unnest(
+      ${column(entries, 'storeId')}::text[], ${entries.map((entry) => entry.at.toISOString())}::timestamptz[],
+      ${column(entries, 'id')}::text[], ${column(entries, 'method')}::text[], ${column(entries, 'route')}::text[],
+      ${column(entries, 'status')}::smallint[], ${column(entries, 'credential')}::text[], ${column(entries, 'requestId')}::text[],
+      ${column(entries, 'idempotencyKey')}::text[], ${column(entries, 'errorCode')}::text[], ${column(entries, 'durationMs')}::real[]
+    ) AS u(store_id, at, id, method, route, status, credential, request_id, idempotency_key, error_code, duration_ms)
+    WHERE EXISTS (SELECT 1 FROM stores s WHERE s.id = u.store_id)`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+/** Where a page ends: the last row's time and id (the log's order, newest first). */
+export interface LogPosition {
+  at: Date;
+  id: string;
+}
+
+export interface RequestFilter {
+  /** 2: 2xx, 3: 3xx, 4: 4xx, 5: 5xx */
+  statusClass?: number;
+  route?: string;
+  credential?: string;
+  /** rows older than this position */
+  before?: LogPosition;
+  limit: number;
+}
+
+/** A page of one store's log, newest first: a backward walk of its part of the primary key. */
+export function selectRequests(db: Db, storeId: string, filter: RequestFilter): Promise<RequestLogRow[]> {
+  let query = db.selectFrom('request_log').selectAll().where('store_id', '=', storeId);
+  if (filter.statusClass !== undefined) {
+    query = query.where('status', '>=', filter.statusClass * 100).where('status', '<', (filter.statusClass + 1) * 100);
+  }
+  if (filter.route !== undefined) query = query.where('route', '=', filter.route);
+  if (filter.credential !== undefined) query = query.where('credential', '=', filter.credential);
+  const before = filter.before;
+  if (before) query = query.where(sql<boolean>`(at, id) < (${before.at.toISOString()}::timestamptz, ${before.id})`);
+  return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+}
+
+export interface ErrorGroupRow {
+  error_code: string | null;
+  route: string;
+  count: number;
+  last_at: Date;
+}
+
+/** The store's error answers (4xx, 5xx) since `hours` ago, counted by (code, route), most frequent first. */
+export async function selectErrorGroups(db: Db, storeId: string, hours: number, limit: number): Promise<ErrorGroupRow[]> {
+  const { rows } = await sql<ErrorGroupRow>`
+    SELECT error_code, route, count(*)::int AS count, max(at) AS last_at
+    FROM request_log
+    WHERE store_id = ${storeId} AND at >= now() - make_interval(hours => ${hours}) AND status >= 400
+    GROUP BY error_code, route
+    ORDER BY count DESC, last_at DESC
+    LIMIT ${limit}`.execute(db);
+  return rows;
+}
+
+/** The routes and credentials the store's log holds (the filters' choices), each list at most `limit` long. */
+export async function selectFilterChoices(db: Db, storeId: string, limit: number): Promise<{ routes: string[]; credentials: string[] }> {
+  const [routes, credentials] = await Promise.all([
+    db.selectFrom('request_log').select('route').distinct().where('store_id', '=', storeId).orderBy('route').limit(limit).execute(),
+    db
+      .selectFrom('request_log')
+      .select('credential')
+      .distinct()
+      .where('store_id', '=', storeId)
+      .orderBy('credential')
+      .limit(limit)
+      .execute(),
+  ]);
+  return { routes: routes.map((row) => row.route), credentials: credentials.map((row) => row.credential) };
+}
+
+/**
+ * Deletes up to `batch` of the store's rows older than its newest `keep`: the cut-off is the `keep`-th
+ * newest row, found by walking `keep` entries of the store's part of the primary key.
+ */
+export async function deleteBeyondNewest(db: Db, storeId: string, keep: number, batch: number): Promise<number> {
+  const result = await sql`
+    DELETE FROM request_log WHERE store_id = ${storeId} AND (at, id) IN (
+      SELECT at, id FROM request_log
+      WHERE store_id = ${storeId} AND (at, id) < (
+        SELECT at, id FROM request_log WHERE store_id = ${storeId} ORDER BY at DESC, id DESC OFFSET ${keep - 1} LIMIT 1
+      )
+      ORDER BY at, id LIMIT ${batch}
+    )`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+/**
+ * Deletes up to `batch` rows older than `days`, looking store by store (one range of the primary key each,
+ * a probe for a store with nothing that old), so no index on the time alone is needed.
+ */
+export async function deleteOlderThan(db: Db, days: number, batch: number): Promise<number> {
+  const result = await sql`
+    DELETE FROM request_log WHERE (store_id, at, id) IN (
+      SELECT old.store_id, old.at, old.id FROM stores s CROSS JOIN LATERAL (
+        SELECT r.store_id, r.at, r.id FROM request_log r
+        WHERE r.store_id = s.id AND r.at < now() - make_interval(days => ${days})
+        ORDER BY r.at LIMIT ${batch}
+      ) old
+      LIMIT ${batch}
+    )`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}

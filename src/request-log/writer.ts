@@ -1,0 +1,97 @@
+import type { Db } from '../db/index.js';
+import { insertRequests, type RequestLogEntry } from './request-log.sql.js';
+
+export interface WriterOptions {
+  /** the buffer is written at least this often */
+  flushMs: number;
+  /** rows per INSERT; a buffer this full is written without waiting for the timer */
+  batchRows: number;
+  /** rows held at most: beyond, a request is dropped (and counted), never buffered */
+  maxBuffered: number;
+}
+
+export const WRITER_DEFAULTS: WriterOptions = { flushMs: 1000, batchRows: 500, maxBuffered: 10_000 };
+
+interface WriterLog {
+  warn(object: object, message: string): void;
+}
+
+export interface WriterStats {
+  written: number;
+  dropped: number;
+  buffered: number;
+}
+
+export interface RequestLogWriter {
+  /** keeps one request in memory; never waits and never throws */
+  record(entry: RequestLogEntry): void;
+  /** writes everything buffered so far (and what arrives meanwhile) */
+  flush(): Promise<void>;
+  /** stops the timer and writes what is left: the graceful stop */
+  close(): Promise<void>;
+  stats(): WriterStats;
+}
+
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/**
+ * The in-process buffer of this process's requests, written in batches (one multi-row INSERT each) by a timer
+ * or when a batch is full, one write at a time. Every process has its own; their batches interleave in the
+ * table. A failed write is logged and its rows counted as dropped: the log is for looking, and a request's
+ * answer never waits on it. `onWritten` hears which stores each batch wrote to (the prune's worklist).
+ */
+export function createWriter(db: Db, log: WriterLog, options: WriterOptions, onWritten: (storeIds: Set<string>) => void): RequestLogWriter {
+  let buffer: RequestLogEntry[] = [];
+  let draining: Promise<void> | null = null;
+  let closed = false;
+  const stats = { written: 0, dropped: 0 };
+
+  async function write(batch: RequestLogEntry[], retry = true): Promise<void> {
+    try {
+      stats.written += await insertRequests(db, batch);
+    } catch (error) {
+      // A store deleted between the statement's check and its insert: once more, and it is left out.
+      if (retry && (error as { code?: string }).code === FOREIGN_KEY_VIOLATION) return write(batch, false);
+      stats.dropped += batch.length;
+      log.warn({ err: error, rows: batch.length }, 'request log: writing a batch failed, its rows are dropped');
+      return;
+    }
+    onWritten(new Set(batch.map((entry) => entry.storeId)));
+  }
+
+  async function drain(): Promise<void> {
+    while (buffer.length > 0) {
+      const batch = buffer.length <= options.batchRows ? buffer : buffer.slice(0, options.batchRows);
+      buffer = batch === buffer ? [] : buffer.slice(options.batchRows);
+      await write(batch);
+    }
+  }
+
+  function flush(): Promise<void> {
+    draining ??= drain().finally(() => {
+      draining = null;
+    });
+    return draining;
+  }
+
+  const timer = setInterval(() => void flush(), options.flushMs);
+  timer.unref();
+
+  return {
+    record(entry) {
+      if (closed || buffer.length >= options.maxBuffered) {
+        stats.dropped++;
+        return;
+      }
+      buffer.push(entry);
+      if (buffer.length >= options.batchRows) void flush();
+    },
+    flush,
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      await flush();
+    },
+    stats: () => ({ ...stats, buffered: buffer.length }),
+  };
+}
