@@ -7,7 +7,7 @@
 -- one store's part of it; filters (status class, route, credential) scan at most the 10,000 rows of a store.
 CREATE TABLE request_log (
   store_id text NOT NULL REFERENCES stores (id) ON DELETE CASCADE,
-  -- when the request arrived
+  -- when it was answered
   at timestamptz(3) NOT NULL,
   id text NOT NULL,
   method text NOT NULL,

@@ -13,7 +13,7 @@ export interface Answer {
   status: number;
   /** from the request arriving to the response sent */
   ms: number;
-  /** when the request arrived */
+  /** when the response was sent (in the order answers are observed, so a log sorted by it is in that order) */
   at: Date;
   requestId: string;
   /** the credential that named the request's store; undefined when none did (public routes, refused credentials) */
@@ -44,7 +44,7 @@ export function observeAnswers(app: App, observers: readonly AnswerObserver[]): 
       route: routeOf(request),
       status: reply.statusCode,
       ms,
-      at: new Date(Date.now() - ms),
+      at: new Date(),
       requestId: request.id,
       auth: request.auth,
       idempotencyKey: typeof key === 'string' ? key.slice(0, MAX_KEY_LENGTH) : null,
