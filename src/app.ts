@@ -14,6 +14,7 @@ import {
   createCredentialGuard,
   createLoginThrottle,
   createSignIn,
+  issueAccessToken,
   registerAuthRoutes,
   registerRateLimit,
   storeRateLimit,
@@ -159,7 +160,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerHealthRoutes(app, database);
   // One sign-in (password check and throttle state) for POST /auth and the console's form.
   const signIn = createSignIn(ctx, createLoginThrottle(redis, redisPrefix));
-  await registerConsole(app, ctx, { signIn });
+  // The console reads through the API with short-lived tokens of the signed-in admin (src/console/api.ts).
+  const issueToken = (claims: { storeId: string; adminId: string }) => issueAccessToken(claims, config.jwtSecret, 300);
+  await registerConsole(app, ctx, { signIn, issueToken });
   await registerMediaRoutes(app, ctx);
 
   await app.register(

@@ -7,3 +7,4 @@ export { registerRateLimit, storeRateLimit } from './rate-limit.js';
 export { connectRedis } from './redis-link.js';
 export { type AdminClaims, createSignIn, type SignIn } from './sign-in.js';
 export { createLoginThrottle } from './throttle.js';
+export { issueAccessToken } from './tokens.js';

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'ghtml';
 import { notFound } from '../errors.js';
 import type { App, AppContext } from '../http/index.js';
+import { createConsoleApi, type IssueToken } from './api.js';
 import { loadConsoleAssets, serveAsset } from './assets.js';
 import { consoleErrorHandler } from './errors.js';
 import { NAV } from './layout.js';
@@ -38,6 +39,7 @@ function registerComing(router: ConsoleRouter): void {
 
 export interface ConsoleDeps {
   signIn: ConsoleSignIn;
+  issueToken: IssueToken;
 }
 
 /** `/console`: the store seen in a browser (docs/console.md), served by every process. */
@@ -65,7 +67,7 @@ export async function registerConsole(app: App, ctx: AppContext, deps: ConsoleDe
       const guard = createSessionGuard(ctx);
       registerLogin(scope, { ctx, assets, signIn: deps.signIn, guard });
       const router = createRouter(scope, assets, guard);
-      registerScreens(router, ctx);
+      registerScreens(router, { ctx, api: createConsoleApi(app, deps.issueToken) });
       registerComing(router);
     },
     { prefix: '/console' },

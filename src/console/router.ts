@@ -2,7 +2,7 @@ import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/index.js';
 import type { ConsoleAssets } from './assets.js';
-import { type Page, renderPage } from './layout.js';
+import { NAV, type Page, renderPage } from './layout.js';
 import type { ConsoleSessionGuard } from './session-guard.js';
 import type { ConsoleSession } from './sessions.js';
 
@@ -71,10 +71,13 @@ export function createRouter(scope: App, assets: ConsoleAssets, guard: ConsoleSe
     served,
     page(path, given, render) {
       const schema: ScreenSchema = given;
-      served.add(`/console${path}`.replace(/\/$/, ''));
-      scope.get(path, { schema, preValidation: guard.requirePage }, async (request, reply) =>
-        sendPage(reply, request.consoleSession, await render(inputOf(request, reply))),
-      );
+      const full = `/console${path}`.replace(/\/$/, '');
+      served.add(full);
+      const own = NAV.find((entry) => entry.path === full)?.name;
+      scope.get(path, { schema, preValidation: guard.requirePage }, async (request, reply) => {
+        const page = await render(inputOf(request, reply));
+        return sendPage(reply, request.consoleSession, { nav: own, ...page });
+      });
     },
     fragment(path, given, render) {
       const schema: ScreenSchema = given;

@@ -1,8 +1,19 @@
-import type { AppContext } from '../http/index.js';
+import { registerCollectionsScreen } from './collections.screen.js';
+import { registerCustomersScreen } from './customers.screen.js';
+import { registerOrdersScreen } from './orders.screen.js';
+import { registerOverviewScreen } from './overview.screen.js';
+import { registerProductsScreen } from './products.screen.js';
 import type { ConsoleRouter } from './router.js';
+import type { ScreenDeps } from './screen-deps.js';
 
 /**
  * The table of contents of the console: one register per screen (src/console/README.md). A navigation
  * entry (layout.ts, NAV) whose path no screen serves answers "coming".
  */
-export function registerScreens(_router: ConsoleRouter, _ctx: AppContext): void {}
+export function registerScreens(router: ConsoleRouter, deps: ScreenDeps): void {
+  registerOverviewScreen(router, deps);
+  registerProductsScreen(router, deps);
+  registerCollectionsScreen(router, deps);
+  registerCustomersScreen(router, deps);
+  registerOrdersScreen(router, deps);
+}

@@ -37,6 +37,9 @@ button.secondary { background: #fff; color: var(--accent); }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr)); gap: .75rem; margin-bottom: 1rem; }
 .card { border: 1px solid var(--line); border-radius: 6px; padding: .6rem .8rem; }
 .card .value { font-size: 1.4rem; font-weight: 700; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
+dl.facts dt { font-weight: 600; }
+dl.facts dd { margin: 0; }
 .pager { display: flex; gap: 1rem; margin: .5rem 0; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;

@@ -1,0 +1,112 @@
+import { Type } from '@sinclair/typebox';
+import { html } from 'ghtml';
+import type { ConsoleRouter } from './router.js';
+import type { ScreenDeps } from './screen-deps.js';
+import { type Cell, facts, filterForm, jsonBlock, link, nextPageLink, outsideLink, table } from './view.js';
+
+/**
+ * Products: the API's list (GET /products: search, status, vendor, type, tag, cursor paging; the counted
+ * total is not shown) and a page per product built from GET /products/{id}, whose JSON it shows as sent.
+ */
+
+const ListQuery = Type.Object({
+  search: Type.Optional(Type.String({ maxLength: 200 })),
+  status: Type.Optional(Type.String({ maxLength: 32 })),
+  vendor: Type.Optional(Type.String({ maxLength: 255 })),
+  productType: Type.Optional(Type.String({ maxLength: 255 })),
+  tag: Type.Optional(Type.String({ maxLength: 255 })),
+  cursor: Type.Optional(Type.String({ maxLength: 1000 })),
+});
+const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+const PAGE_SIZE = '50';
+
+interface ProductRow {
+  id: string;
+  title: string;
+  handle: string;
+  status: string;
+  vendor: string | null;
+  productType: string | null;
+  variants?: unknown[];
+  totalStock: number | null;
+  updatedAt: string;
+}
+
+const money = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+
+function variantsTable(variants: Record<string, unknown>[]): string {
+  const rows: Cell[][] = variants.map((variant) => [
+    Object.values((variant.attributes as Record<string, string>) ?? {}).join(' / '),
+    variant.sku as string,
+    variant.barcode as string,
+    money(variant.price),
+    money(variant.comparePrice ?? variant.salePrice),
+    variant.stock as number,
+  ]);
+  return table('Variants', ['Variant', 'SKU', 'Barcode', 'Price', 'Compare price', 'Stock'], rows);
+}
+
+function customFieldsTable(fields: Record<string, unknown> | null | undefined): string {
+  const rows: Cell[][] = Object.entries(fields ?? {}).map(([name, value]) => [
+    name,
+    typeof value === 'string' ? value : JSON.stringify(value),
+  ]);
+  return table('Custom fields', ['Field', 'Value'], rows);
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the API's product, read field by field
+function productBody(product: any, apiText: string): string {
+  const options = (product.options ?? []) as { name: string; values: string[] }[];
+  const images = (product.image ?? []) as string[];
+  return html`!${facts([
+    ['Handle', product.handle],
+    ['Status', product.status],
+    ['Vendor', product.vendor],
+    ['Type', product.productType],
+    ['Tags', (product.tags ?? []).join(', ')],
+    ['Price', money(product.price)],
+    ['Stock', product.totalStock],
+    ['Updated', product.updatedAt],
+  ])}
+<h2>Options</h2>!${table(
+    'Options',
+    ['Option', 'Values'],
+    options.map((option) => [option.name, option.values.join(', ')]),
+  )}
+<h2>Variants</h2>!${variantsTable(product.variants ?? [])}
+<h2>Images</h2>!${images.length ? html`<ul>!${images.map((url) => html`<li>!${outsideLink(url)}</li>`).join('')}</ul>` : html`<p class="muted">Images: none.</p>`}
+<h2>Custom fields</h2>!${customFieldsTable(product.customFields)}
+!${jsonBlock('API JSON', apiText)}`;
+}
+
+export function registerProductsScreen(router: ConsoleRouter, { api }: ScreenDeps): void {
+  router.page('/products', { querystring: ListQuery }, async ({ query, session }) => {
+    const answer = await api.get(session, '/products', { ...query, limit: PAGE_SIZE });
+    const rows: Cell[][] = (answer.body.data as ProductRow[]).map((product) => [
+      link(`/console/products/${encodeURIComponent(product.id)}`, product.title),
+      product.status,
+      product.vendor,
+      product.productType,
+      product.variants?.length ?? 0,
+      product.totalStock,
+      product.updatedAt,
+    ]);
+    const filters = filterForm('/console/products', [
+      { name: 'search', label: 'Search', value: query.search },
+      { name: 'status', label: 'Status', value: query.status, options: ['active', 'disabled'] },
+      { name: 'vendor', label: 'Vendor', value: query.vendor },
+      { name: 'productType', label: 'Type', value: query.productType },
+      { name: 'tag', label: 'Tag', value: query.tag },
+    ]);
+    return {
+      title: 'Products',
+      body: `${filters}${table('Products', ['Title', 'Status', 'Vendor', 'Type', 'Variants', 'Stock', 'Updated'], rows)}${nextPageLink('/console/products', query, answer.body.pagination?.nextCursor)}`,
+    };
+  });
+
+  router.page('/products/:id', { params: IdParams }, async ({ params, session }) => {
+    const answer = await api.get(session, `/products/${encodeURIComponent(params.id)}`);
+    return { title: answer.body.data.title, nav: 'Products', body: productBody(answer.body.data, answer.text) };
+  });
+}
