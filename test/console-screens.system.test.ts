@@ -38,7 +38,13 @@ describe.skipIf(browserSkipReason)(`the console's read screens in chromium${brow
       options: [{ name: 'Size', values: ['S', 'M', 'L'] }],
       selectedCollections: [ids.collection],
     });
-    ids.customer = await make('/customers', { userName: 'ada', firstName: 'Ada', lastName: EVIL, password: 'long-secret-1', address: { city: 'Paris' } });
+    ids.customer = await make('/customers', {
+      userName: 'ada',
+      firstName: 'Ada',
+      lastName: EVIL,
+      password: 'long-secret-1',
+      address: { city: 'Paris' },
+    });
     ids.order = await make('/orders', {
       cartItems: [{ productId: ids.product, title: 'Classic Tee', price: 19.99, quantity: 2 }],
       subTotal: 39.98,
