@@ -5,6 +5,7 @@ import { registerOverviewScreen } from './overview.screen.js';
 import { registerProductsScreen } from './products.screen.js';
 import type { ConsoleRouter } from './router.js';
 import type { ScreenDeps } from './screen-deps.js';
+import { registerWebhooksScreen } from './webhooks.screen.js';
 
 /**
  * The table of contents of the console: one register per screen (src/console/README.md). A navigation
@@ -16,4 +17,5 @@ export function registerScreens(router: ConsoleRouter, deps: ScreenDeps): void {
   registerCollectionsScreen(router, deps);
   registerCustomersScreen(router, deps);
   registerOrdersScreen(router, deps);
+  registerWebhooksScreen(router, deps);
 }

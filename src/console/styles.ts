@@ -40,6 +40,9 @@ button.secondary { background: #fff; color: var(--accent); }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
 dl.facts dt { font-weight: 600; }
 dl.facts dd { margin: 0; }
+form.stack > div { margin-bottom: .6rem; }
+.actions { display: flex; flex-wrap: wrap; gap: .5rem; margin: .75rem 0; }
+pre.body { margin: 0; max-width: 40rem; max-height: 12rem; overflow: auto; white-space: pre-wrap; word-break: break-all; font-size: 12px; }
 .pager { display: flex; gap: 1rem; margin: .5rem 0; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
