@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { AppError, type ErrorCode, notFound } from '../errors.js';
 import type { App } from '../http/index.js';
 import type { AdminClaims, ConsoleSession } from './sessions.js';
@@ -21,6 +22,10 @@ export interface ConsoleApi {
   /** GET /api/v1<path>; a 4xx becomes the same error here (404 → "not found") */
   get(session: ConsoleSession, path: string, query?: Record<string, string | undefined>): Promise<ApiAnswer>;
   send(session: ConsoleSession, method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<ApiAnswer>;
+  /** POST /api/v1<path> with a file's bytes as they arrive (an import: the API's own upload code and limits) */
+  upload(session: ConsoleSession, path: string, contentType: string, file: Readable): Promise<ApiAnswer>;
+  /** GET /api/v1<path> answered as a stream (an export, failed rows), with its content headers */
+  download(session: ConsoleSession, path: string): Promise<{ headers: Record<string, string>; stream: Readable }>;
 }
 
 /** Mints an access token for an admin (src/auth's, handed in by app.ts). */
@@ -53,8 +58,29 @@ export function createConsoleApi(app: App, issueToken: IssueToken): ConsoleApi {
     if (response.statusCode >= 400) throw failure(response.statusCode, parsed, 'Record');
     return { status: response.statusCode, body: parsed, text };
   }
+  const authorization = async (session: ConsoleSession) =>
+    `Bearer ${await issueToken({ storeId: session.storeId, adminId: session.adminId })}`;
   return {
     get: (session, path, query) => call(session, 'GET', `${path}${queryString(query)}`),
     send: (session, method, path, body) => call(session, method, path, body),
+    async upload(session, path, contentType, file) {
+      const headers = { authorization: await authorization(session), 'content-type': contentType };
+      const response = await app.inject({ method: 'POST', url: `/api/v1${path}`, headers, payload: file });
+      const parsed = response.body ? JSON.parse(response.body) : null;
+      if (response.statusCode >= 400) throw failure(response.statusCode, parsed, 'Record');
+      return { status: response.statusCode, body: parsed, text: response.body };
+    },
+    async download(session, path) {
+      const headers = { authorization: await authorization(session) };
+      const response = await app.inject({ method: 'GET', url: `/api/v1${path}`, headers, payloadAsStream: true });
+      const kept = ['content-type', 'content-disposition'].flatMap((name) => {
+        const value = response.headers[name];
+        return typeof value === 'string' ? [[name, value]] : [];
+      });
+      if (response.statusCode < 400) return { headers: Object.fromEntries(kept), stream: response.stream() };
+      const chunks: Buffer[] = [];
+      for await (const chunk of response.stream()) chunks.push(chunk as Buffer);
+      throw failure(response.statusCode, JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null'), 'Record');
+    },
   };
 }

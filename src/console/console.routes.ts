@@ -1,5 +1,6 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from 'ghtml';
@@ -53,6 +54,8 @@ export async function registerConsole(app: App, ctx: AppContext, deps: ConsoleDe
       });
       await scope.register(cookie);
       await scope.register(formbody, { bodyLimit: 64 * 1024 });
+      // an import's file (the Imports screen): one file, streamed on to POST /imports, whose own limit (a byte under this) refuses it
+      await scope.register(multipart, { limits: { files: 1, fields: 8, fieldSize: 1024, fileSize: ctx.config.importMaxBytes + 1 } });
       scope.decorateRequest('consoleSession', null as never);
       scope.addHook('onRequest', securityHeaders);
       scope.setErrorHandler(consoleErrorHandler(assets));

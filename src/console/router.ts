@@ -36,6 +36,17 @@ export interface ConsoleRouter {
   page<S extends ScreenSchema>(path: string, schema: S, render: (input: ScreenInput<S>) => Promise<Page>): void;
   fragment<S extends ScreenSchema>(path: string, schema: S, render: (input: ScreenInput<S>) => Promise<string>): void;
   action<S extends ScreenSchema>(path: string, schema: S, handle: (input: ScreenInput<S>) => Promise<ActionResult>): void;
+  /**
+   * a POST of a multipart form (a file): session and CSRF (from the action's query, `?_csrf=`) are checked
+   * before the handler reads a byte of the body, which it reads itself (`request.file()`)
+   */
+  upload<S extends ScreenSchema>(path: string, schema: S, handle: (input: ScreenInput<S>) => Promise<ActionResult>): void;
+  /** a GET answered with a file (an export, failed rows): its headers and its stream, as they come */
+  download<S extends ScreenSchema>(
+    path: string,
+    schema: S,
+    open: (input: ScreenInput<S>) => Promise<{ headers: Record<string, string>; stream: NodeJS.ReadableStream }>,
+  ): void;
   /** the GET paths served so far (the navigation entries without one answer "coming") */
   readonly served: ReadonlySet<string>;
 }
@@ -88,6 +99,24 @@ export function createRouter(scope: App, assets: ConsoleAssets, guard: ConsoleSe
     action(path, given, handle) {
       const schema: ScreenSchema = given;
       scope.post(path, { schema: withCsrfField(schema), preValidation: guard.requireAction }, async (request, reply) => {
+        const result = await handle(inputOf(request, reply));
+        if ('redirect' in result) return reply.redirect(result.redirect, 303);
+        return sendPage(reply, request.consoleSession, result);
+      });
+    },
+    download(path, given, open) {
+      const schema: ScreenSchema = given;
+      scope.get(path, { schema, preValidation: guard.requirePage }, async (request, reply) => {
+        const file = await open(inputOf(request, reply));
+        return reply.headers(file.headers).send(file.stream);
+      });
+    },
+    upload(path, given, handle) {
+      const schema: ScreenSchema = {
+        ...given,
+        querystring: Type.Object({ ...(given.querystring as TObject | undefined)?.properties, ...CSRF_FIELD }),
+      };
+      scope.post(path, { schema, preValidation: guard.requireAction }, async (request, reply) => {
         const result = await handle(inputOf(request, reply));
         if ('redirect' in result) return reply.redirect(result.redirect, 303);
         return sendPage(reply, request.consoleSession, result);

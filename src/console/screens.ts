@@ -1,5 +1,6 @@
 import { registerCollectionsScreen } from './collections.screen.js';
 import { registerCustomersScreen } from './customers.screen.js';
+import { registerImportsScreen } from './imports.screen.js';
 import { registerOrdersScreen } from './orders.screen.js';
 import { registerOverviewScreen } from './overview.screen.js';
 import { registerProductsScreen } from './products.screen.js';
@@ -17,5 +18,6 @@ export function registerScreens(router: ConsoleRouter, deps: ScreenDeps): void {
   registerCollectionsScreen(router, deps);
   registerCustomersScreen(router, deps);
   registerOrdersScreen(router, deps);
+  registerImportsScreen(router, deps);
   registerWebhooksScreen(router, deps);
 }

@@ -19,12 +19,16 @@ export interface ConsoleSessionGuard {
   clearCookie(reply: FastifyReply): void;
 }
 
-/** The CSRF token a request carries: htmx sends it as a header, a plain form as the field `_csrf`. */
+/**
+ * The CSRF token a request carries: htmx sends it as a header, a plain form as the field `_csrf`, a file
+ * upload (multipart, whose fields are read only after this check) in its action's query (`?_csrf=`).
+ */
 function csrfOf(request: FastifyRequest): unknown {
   const header = request.headers['x-csrf-token'];
   if (typeof header === 'string') return header;
   const body = request.body as Record<string, unknown> | undefined;
-  return body && typeof body === 'object' ? body._csrf : undefined;
+  if (body && typeof body === 'object') return body._csrf;
+  return (request.query as Record<string, unknown> | undefined)?._csrf;
 }
 
 /** A browser's cross-site POST names its origin; one that names another host is refused whatever it carries. */
