@@ -97,3 +97,21 @@ describe('the Imports screen', () => {
     expect((await t.call(a, 'GET', '/jobs')).body.data[0].status).toBe('cancelled');
   });
 });
+
+describe('the Exports screen', () => {
+  it('exports a resource as NDJSON or Shopify CSV, and refuses what the layout does not hold', async () => {
+    const store = await t.newStore();
+    const client = await signIn(t.app, store);
+    await t.call(store, 'POST', '/products', { title: HOSTILE, handle: 'hostile' });
+    const screen = await client.get('/console/exports');
+    for (const name of ['>Resource</label>', '>Format</label>', '>Export</button>']) expect(screen.body).toContain(name);
+    const ndjson = await client.get('/console/exports/file?resource=products&format=ndjson');
+    expect(ndjson.status).toBe(200);
+    expect(ndjson.headers['content-disposition']).toBe('attachment; filename="products.ndjson"');
+    expect(JSON.parse(ndjson.body.trim()).title).toBe(HOSTILE);
+    const csv = await client.get('/console/exports/file?resource=products&format=shopify');
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    expect(rowsOf(csv.body)[1]).toContain(HOSTILE);
+    expect((await client.get('/console/exports/file?resource=collections&format=shopify')).status).toBe(400);
+  });
+});

@@ -1,5 +1,6 @@
 import { registerCollectionsScreen } from './collections.screen.js';
 import { registerCustomersScreen } from './customers.screen.js';
+import { registerExportsScreen } from './exports.screen.js';
 import { registerImportsScreen } from './imports.screen.js';
 import { registerOrdersScreen } from './orders.screen.js';
 import { registerOverviewScreen } from './overview.screen.js';
@@ -19,5 +20,6 @@ export function registerScreens(router: ConsoleRouter, deps: ScreenDeps): void {
   registerCustomersScreen(router, deps);
   registerOrdersScreen(router, deps);
   registerImportsScreen(router, deps);
+  registerExportsScreen(router, deps);
   registerWebhooksScreen(router, deps);
 }
