@@ -58,12 +58,16 @@ export interface ConsoleHarness {
   close(): Promise<void>;
 }
 
-export async function startConsoleHarness(): Promise<ConsoleHarness> {
+/** `env`: more of the server's environment (a webhook test lets it reach 127.0.0.1). */
+export async function startConsoleHarness(env: Record<string, string> = {}): Promise<ConsoleHarness> {
   const own: OwnDatabase = await createOwnDatabase(postgresUrl as string, 'storefront_console');
   const jwtSecret = randomBytes(32).toString('hex');
   const database = await openDatabase({ databaseUrl: own.url, dataDir: '', poolSize: 2 });
   await migrate(database.db);
-  const server = await startServerProcess({ DATABASE_URL: own.url, STOREFRONT_JWT_SECRET: jwtSecret, STOREFRONT_RATE_LIMIT: '0' }, 240_000);
+  const server = await startServerProcess(
+    { DATABASE_URL: own.url, STOREFRONT_JWT_SECRET: jwtSecret, STOREFRONT_RATE_LIMIT: '0', ...env },
+    240_000,
+  );
   const { default: puppeteer } = await import('puppeteer-core');
   const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
   const outside: string[] = [];
