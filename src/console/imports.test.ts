@@ -16,10 +16,10 @@ afterAll(() => t.close());
 const HOSTILE = '<img src=x onerror=alert(1)>';
 const BOUNDARY = '----storefront-console-test';
 
-function multipart(resource: string, filename: string, content: string): string {
+function multipart(resource: string, filename: string, content: string, type = 'text/csv'): string {
   return [
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="resource"\r\n\r\n${resource}\r\n`,
-    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/csv\r\n\r\n${content}\r\n`,
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n${content}\r\n`,
     `--${BOUNDARY}--\r\n`,
   ].join('');
 }
@@ -95,6 +95,28 @@ describe('the Imports screen', () => {
     expect((await clientB.post(`${sent.location}/cancel`, { _csrf: clientB.csrf })).status).toBe(404);
     expect((await clientA.post(`${sent.location}/cancel`, { _csrf: clientA.csrf })).status).toBe(303);
     expect((await t.call(a, 'GET', '/jobs')).body.data[0].status).toBe('cancelled');
+  });
+});
+
+describe('the Imports screen with NDJSON', () => {
+  it('imports an NDJSON file of customers and gives its failed lines back unchanged', async () => {
+    const store = await t.newStore();
+    const client = await signIn(t.app, store);
+    const bad = `{"userName": "${HOSTILE}", "email": "not-an-email"}`;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/console/imports?mode=import&_csrf=${encodeURIComponent(client.csrf)}`,
+      headers: { cookie: client.cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      payload: multipart('customers', 'customers.ndjson', `{"userName":"ann","firstName":"Ann"}\n${bad}\n`, 'application/octet-stream'),
+    });
+    expect(res.statusCode, res.body).toBe(303);
+    await runStoreJobs(t, store);
+    const page = await client.get(res.headers.location as string);
+    expect(page.body).toMatch(/Created<\/dt><dd>1<\/dd>/);
+    expect(page.body).toMatch(/Refused<\/dt><dd>1<\/dd>/);
+    const download = await client.get(`${res.headers.location}/failed-rows`);
+    expect(download.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
+    expect(download.body).toBe(`${bad}\n`);
   });
 });
 
