@@ -2,6 +2,7 @@ import type { Database } from '../db/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { EventListEnvelope, EventsQuery } from './events.schema.js';
 import { listEvents } from './events.service.js';
+import { createLongPollGate, longPollLimits } from './long-poll-gate.js';
 import { createFeedWaiters } from './waiters.js';
 
 /**
@@ -11,6 +12,7 @@ import { createFeedWaiters } from './waiters.js';
  */
 export async function registerEventRoutes(app: App, { db, config }: AppContext, listen: Database['listen']): Promise<void> {
   const waiters = createFeedWaiters(db, listen, app.log);
+  const gate = createLongPollGate(longPollLimits(config.maxConnections));
   app.addHook('preClose', async () => waiters.release());
   app.addHook('onClose', async () => waiters.close());
   app.get(
@@ -34,7 +36,7 @@ export async function registerEventRoutes(app: App, { db, config }: AppContext, 
         reply.raw.once('finish', () => socket?.setTimeout?.(config.socketTimeoutMs));
         reply.raw.once('close', () => gone.abort());
       }
-      const page = await listEvents(db, waiters, request.auth, request.query, gone.signal);
+      const page = await listEvents(db, { waiters, gate }, request.auth, request.query, gone.signal);
       return { success: true as const, ...page };
     },
   );

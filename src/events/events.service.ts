@@ -1,10 +1,11 @@
 import type { Db } from '../db/index.js';
-import { forbidden, invalidField, validationError } from '../errors.js';
+import { forbidden, invalidField, rateLimited, validationError } from '../errors.js';
 import { iso, mayReadEventType, missingEventScope } from '../shared/index.js';
 import { decodeCursor, encodeCursor, type Walk } from './cursor.js';
 import type { Event, EventsQuery } from './events.schema.js';
 import { eventsAfter, positionOf } from './events.sql.js';
 import { EVENT_TYPES, isEventType, type Position, START } from './types.js';
+import type { LongPollGate } from './long-poll-gate.js';
 import type { FeedWaiters } from './waiters.js';
 
 export interface EventPage {
@@ -12,11 +13,18 @@ export interface EventPage {
   pagination: { limit: number; nextCursor: string; hasMore: boolean };
 }
 
-/** Who reads the feed: the store, and the scopes that decide which events it may see (§ scopes, docs/events.md). */
+/**
+ * Who reads the feed: the store, the scopes that decide which events it may see (§ scopes, docs/events.md),
+ * and the credential, whose long polls are counted (long-poll-gate.ts).
+ */
 export interface Reader {
   storeId: string;
   scopes: readonly string[];
+  principal: string;
 }
+
+/** A long poll refused by the gate is asked to come back after this long (its page was empty just now). */
+const LONG_POLL_RETRY_SECONDS = 5;
 
 /**
  * One page of the store's feed, oldest first, and the cursor to read on from (never null: poll it). With
@@ -26,7 +34,7 @@ export interface Reader {
  */
 export async function listEvents(
   db: Db,
-  waiters: FeedWaiters,
+  { waiters, gate }: { waiters: FeedWaiters; gate: LongPollGate },
   reader: Reader,
   query: EventsQuery,
   signal?: AbortSignal,
@@ -36,17 +44,24 @@ export async function listEvents(
   const from = await startOf(db, reader.storeId, query, walk);
   let page = await pageAfter(db, reader.storeId, from, walk, shown);
   if (page.data.length || query.wait === undefined) return page;
-  const deadline = Date.now() + query.wait * 1000;
-  let seen = from;
-  for (;;) {
-    const outcome = await waiters.wait(reader.storeId, seen, deadline, signal);
-    if (outcome.kind !== 'event') return page;
-    const { visible } = outcome;
-    const key = [reader.storeId, visible.xid, visible.seq, from.xid, from.seq, walk.limit, shown?.join(',') ?? '*'].join('|');
-    page = await waiters.readOnce(key, () => pageAfter(db, reader.storeId, from, walk, shown));
-    if (page.data.length) return page;
-    // None of this walk's types up to where the feed ended: wait for what comes after that.
-    seen = outcome.visible;
+  // Only a request that is going to be held counts: one answered at once costs no waiting connection.
+  const leave = gate.enter(reader.storeId, reader.principal);
+  if (!leave) throw rateLimited(LONG_POLL_RETRY_SECONDS);
+  try {
+    const deadline = Date.now() + query.wait * 1000;
+    let seen = from;
+    for (;;) {
+      const outcome = await waiters.wait(reader.storeId, seen, deadline, signal);
+      if (outcome.kind !== 'event') return page;
+      const { visible } = outcome;
+      const key = [reader.storeId, visible.xid, visible.seq, from.xid, from.seq, walk.limit, shown?.join(',') ?? '*'].join('|');
+      page = await waiters.readOnce(key, () => pageAfter(db, reader.storeId, from, walk, shown));
+      if (page.data.length) return page;
+      // None of this walk's types up to where the feed ended: wait for what comes after that.
+      seen = outcome.visible;
+    }
+  } finally {
+    leave();
   }
 }
 

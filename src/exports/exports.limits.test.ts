@@ -6,15 +6,16 @@ import { importAndRun } from '../../test/support/jobs.fixtures.js';
 
 /**
  * One store's exports cannot take the others': at most 4 open per store (the 5th a 429 with Retry-After),
- * and a reader that stops taking what it is sent is cut after the socket timeout (here 1 s), freeing its slot.
+ * a process's own export capacity is shared among stores (no two take all of it), and a reader that stops
+ * taking what it is sent is cut after the socket timeout (here 1 s), freeing its slot.
  */
 
 let t: TestContext;
 
 /** The file's app, with `socketTimeoutMs` (the stall timeout of an export) for the tests of one describe block. */
-function useApp(socketTimeoutMs: number): void {
+function useApp(socketTimeoutMs: number, dbPoolSize = 10): void {
   beforeAll(async () => {
-    t = await setupTestApp({ socketTimeoutMs });
+    t = await setupTestApp({ socketTimeoutMs, dbPoolSize });
   });
   afterAll(() => t.close());
 }
@@ -66,8 +67,9 @@ async function drain(body: Readable): Promise<{ lines: number; cut: boolean }> {
 }
 
 describe('exports per store', () => {
-  // unread exports are held open for as long as the test takes: the default stall timeout
-  useApp(60_000);
+  // unread exports are held open for as long as the test takes: the default stall timeout; a process
+  // capacity of 10 exports, so that one store alone reaches its store's 4
+  useApp(60_000, 20);
 
   it("store A's 4 open exports do not stop store B's; A's 5th is a 429 with Retry-After until one ends", async () => {
     const a = await bigStore();
@@ -89,6 +91,47 @@ describe('exports per store', () => {
     for (const { body } of open) expect(await drain(body)).toEqual({ lines: 260, cut: false });
     await until(async () => (await openSlots(a)) === 0);
     expect((await t.call(a, 'GET', '/exports/products')).status).toBe(200);
+  }, 120_000);
+});
+
+describe("a process's export capacity, shared among stores", () => {
+  // a pool of 10: the process runs 5 exports at once
+  useApp(60_000, 10);
+
+  it('A and C hold stalled exports as far as they may; B still gets one', async () => {
+    const a = await bigStore();
+    const c = await bigStore();
+    const b = await t.newStore();
+    await t.call(b, 'POST', '/products', { title: 'B', price: 1 });
+    // A opens exports until refused (within its store's 4): a quarter of the capacity stays for others
+    const held = [];
+    let statusA = 200;
+    while (held.length < 4) {
+      const opened = await openExport(a);
+      if (opened.status !== 200) {
+        statusA = opened.status;
+        break;
+      }
+      held.push(opened);
+    }
+    expect(statusA).toBe(429);
+    const heldByA = held.length;
+    const ofC = await openExport(c);
+    expect(ofC.status).toBe(200);
+    held.push(ofC);
+    // C's second would leave the last unit to two stores: refused
+    const secondOfC = await t.call(c, 'GET', '/exports/products');
+    expectError(secondOfC, 429, 'RATE_LIMITED');
+    expect(Number(secondOfC.headers['retry-after'])).toBeGreaterThan(0);
+
+    const ofB = await t.call(b, 'GET', '/exports/products');
+    expect(ofB.status).toBe(200);
+    expect(String(ofB.body).split('\n').filter(Boolean)).toHaveLength(1);
+    expect(heldByA).toBe(3);
+
+    for (const { body } of held) expect(await drain(body)).toEqual({ lines: 260, cut: false });
+    await until(async () => (await openSlots(a)) === 0);
+    expect((await t.call(c, 'GET', '/exports/products')).status).toBe(200);
   }, 120_000);
 });
 

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { rateLimited } from '../errors.js';
 import type { App, AppContext } from '../http/index.js';
-import { StringEnum, Timestamp, takeStoreSlot } from '../shared/index.js';
+import { createStoreShares, StringEnum, Timestamp, takeStoreSlot } from '../shared/index.js';
 import { CSV, CSV_EXPORT_FORMATS, csvBody, csvExportOf } from './csv.js';
 import { countRecords } from './exports.sql.js';
 import { type ExportReader, openChunkReader, openSnapshotReader } from './snapshot.js';
@@ -31,25 +31,21 @@ export const EXPORTS_PER_STORE = 4;
 const RETRY_AFTER_SECONDS = 5;
 
 /**
- * On PostgreSQL each running export holds a pool connection for its whole duration: at most half the pool
- * exports at once, so exports never starve the rest of the API (beyond that: 429 with Retry-After).
+ * A process's export capacity: on PostgreSQL each running export holds a pool connection for its whole
+ * duration, so at most half the pool exports at once and exports never starve the rest of the API; on the
+ * embedded engine every export's chunks take turns on its one session, so the same number holds there. It is
+ * shared among stores (src/shared/store-shares.ts): no two stores can take all of it. Beyond: 429.
  */
-function snapshotSlots(ctx: AppContext) {
-  const max = Math.max(1, Math.floor(ctx.config.dbPoolSize / 2));
-  let running = 0;
-  return async (): Promise<ExportReader> => {
-    if (running >= max) throw rateLimited(5);
-    running++;
-    let freed = false;
-    const free = () => {
-      if (!freed) running--;
-      freed = true;
-    };
+function exportCapacity(ctx: AppContext, open: () => Promise<ExportReader>) {
+  const shares = createStoreShares(Math.max(1, Math.floor(ctx.config.dbPoolSize / 2)));
+  return async (storeId: string): Promise<ExportReader> => {
+    const giveBack = shares.take(storeId);
+    if (!giveBack) throw rateLimited(RETRY_AFTER_SECONDS);
     try {
-      const reader = await openSnapshotReader(ctx.db);
-      return { ...reader, close: () => reader.close().finally(free) };
+      const reader = await open();
+      return { ...reader, close: () => reader.close().finally(giveBack) };
     } catch (error) {
-      free();
+      giveBack();
       throw error;
     }
   };
@@ -96,7 +92,7 @@ function ndjsonBody(source: ExportSource, reply: FastifyReply): Pick<ExportPlan,
  * timeout): one store's exports never take every snapshot slot from the others.
  */
 export async function registerExportRoutes(app: App, ctx: AppContext, engine: 'pglite' | 'postgres'): Promise<void> {
-  const openReader = engine === 'postgres' ? snapshotSlots(ctx) : async () => openChunkReader(ctx.db);
+  const openReader = exportCapacity(ctx, engine === 'postgres' ? () => openSnapshotReader(ctx.db) : async () => openChunkReader(ctx.db));
   for (const source of EXPORT_SOURCES) {
     app.get(`/exports/${source.name}`, { config: { scope: source.scope }, schema: describe(source) }, async (request, reply) => {
       const { storeId } = request.auth;
@@ -107,7 +103,7 @@ export async function registerExportRoutes(app: App, ctx: AppContext, engine: 'p
       if (!slot) throw rateLimited(RETRY_AFTER_SECONDS);
       // however the connection ends (even before the body starts), the slot is freed
       reply.raw.once('close', () => void slot.release());
-      const reader = await openReader().catch(async (error) => {
+      const reader = await openReader(storeId).catch(async (error) => {
         await slot.release();
         throw error;
       });

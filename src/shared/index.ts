@@ -65,6 +65,7 @@ export { type PurgeJob, purgeOnce, startPurgeLoop } from './purge-loop.js';
 export { assertReference, deleteRecord, lockedCurrent, lockRecord, missingReferences, recordExists } from './references.js';
 export { ALL_SCOPES, hasScope } from './scopes.js';
 export { insertWithFreeSlug, slugBase, suppliedSlug, toSlug } from './slug.js';
+export { createStoreShares, type StoreShares } from './store-shares.js';
 export { type StoreSlot, takeStoreSlot } from './store-slots.js';
 export { startWakeLoop, type WakeLoopSettings } from './wake-loop.js';
 export { looksLikeWebUrl, webUrlProblem } from './web-urls.js';

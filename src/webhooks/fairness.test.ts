@@ -91,6 +91,57 @@ describe("one store cannot stall another store's deliveries", () => {
   }, 120_000);
 });
 
+describe("two stores' hanging receivers leave a quarter of the slots to a quiet store", () => {
+  // Each noisy store's share alone is 16 of the 32 slots: without the quarter kept for stores with nothing in
+  // flight, two of them fill every slot for the 60 s timeout, far longer than the bound below.
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await setupTestApp({
+      webhookWorker: true,
+      webhookAllowPrivate: true,
+      webhookTimeoutMs: 60_000,
+      databaseUrl: engine === 'postgres' ? testDatabaseUrl() : null,
+    });
+  });
+  afterAll(() => t.close());
+
+  it("A's and C's 80 deliveries each to hanging receivers leave free slots: B's delivery goes out at once", async () => {
+    const [a, c, quiet] = [await t.newStore(), await t.newStore(), await t.newStore()];
+    const hang = await hanging();
+    const ok = await healthy();
+    for (const noisy of [a, c]) {
+      for (let i = 0; i < 40; i++) {
+        const made = await t.call(noisy, 'POST', '/webhooks', { url: `${hang.url}/${noisy.slug}/${i}`, events: ['*'] });
+        expect(made.status).toBe(201);
+      }
+    }
+    await t.call(quiet, 'POST', '/webhooks', { url: ok.url, events: ['product.created'] });
+    for (const noisy of [a, c]) {
+      await t.call(noisy, 'POST', '/products', { title: 'N1' });
+      await t.call(noisy, 'POST', '/products', { title: 'N2' });
+    }
+    // both noisy stores' attempts hang, as many as they may hold, before B writes anything
+    const held = await until(hang.received, (n) => n >= 24, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(held).toBeGreaterThanOrEqual(24);
+    expect(hang.received()).toBeLessThanOrEqual(26);
+    const writtenAt = Date.now();
+    await t.call(quiet, 'POST', '/products', { title: 'B' });
+    await until(
+      () => ok.arrivals.length,
+      (n) => n >= 1,
+      20_000,
+    );
+    // Generous: a busy machine may take seconds; without the kept quarter, B waits for the 60 s timeouts.
+    expect(ok.arrivals).toHaveLength(1);
+    expect(ok.arrivals[0] - writtenAt).toBeLessThan(15_000);
+    if (process.env.WEBHOOK_FIGURES) console.log(`kept quarter: B's delivery ${ok.arrivals[0] - writtenAt} ms after its write`);
+    await t.close();
+    await hang.close();
+    await ok.close();
+  }, 120_000);
+});
+
 describe("a noisy store's hanging receivers and long import do not hold back a quiet store", () => {
   // The background job runner and delivery worker both run, as in production: store A has 40 hanging
   // receivers and a 3,000-line import (30 batches); B's webhook delivery and its one-line import go meanwhile.

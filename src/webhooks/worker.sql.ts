@@ -26,6 +26,12 @@ export interface ClaimSettings {
   /** all slots of the process: a store's share is slots / stores with work, at most `maxShare` */
   slots: number;
   maxShare: number;
+  /**
+   * how many more attempts stores that already have some in flight may start together (the slots outside
+   * the quarter kept for stores with nothing in flight, less what is in flight): a store with nothing in
+   * flight may always start its first
+   */
+  room: number;
   leaseSeconds: number;
   busy: Busy;
   /** the walk of stores starts after this store id ('' from the first): turns go round across claims */
@@ -36,14 +42,16 @@ export interface ClaimSettings {
  * Claims due deliveries in one statement, in turns across stores: it walks the stores that have due
  * deliveries (after `after`, one index probe each), takes each one's oldest due deliveries that may go now,
  * and hands out the free slots one per store per turn, a store never holding more than its share (slots /
- * stores with work, counting what it already has in flight). A delivery may go now when its webhook is
+ * stores with work, counting what it already has in flight). Only `room` of the attempts handed out may go to
+ * stores that then have more than one in flight: a store with nothing in flight always gets its first,
+ * however many slots other stores' slow receivers hold. A delivery may go now when its webhook is
  * enabled and not paused (a receiver that keeps timing out) and no earlier pending delivery of the same
  * webhook is about the same record (order per record). Rows another process is claiming are skipped; each
  * claimed row's next_attempt_at moves to the end of a lease: if this process dies mid-attempt, the lease
  * runs out and the attempt is retried (and the deliveries behind it keep waiting until then).
  */
 export async function claimDue(db: Db, settings: ClaimSettings): Promise<Claimed[]> {
-  const { limit, slots, maxShare, leaseSeconds, busy, after } = settings;
+  const { limit, slots, maxShare, room, leaseSeconds, busy, after } = settings;
   const dueIn = (store: RawBuilder<unknown>) => sql`SELECT d.store_id FROM webhook_deliveries d
     WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND d.store_id > ${store} ORDER BY d.store_id LIMIT 1`;
   const { rows } = await sql<Claimed>`
@@ -70,12 +78,17 @@ export async function claimDue(db: Db, settings: ClaimSettings): Promise<Claimed
         ORDER BY d.next_attempt_at LIMIT (SELECT n FROM share)
         FOR UPDATE OF d SKIP LOCKED
       ) c
-    ), picked AS (
-      SELECT x.store_id, x.id FROM (
+    ), shared AS (
+      SELECT x.*, x.turn = 1 AND b.n IS NULL AS first FROM (
         SELECT due.*, row_number() OVER (PARTITION BY due.store_id ORDER BY due.next_attempt_at) AS turn FROM due
       ) x LEFT JOIN busy b ON b.store_id = x.store_id
       WHERE x.turn + COALESCE(b.n, 0) <= (SELECT n FROM share)
-      ORDER BY x.turn, x.next_attempt_at LIMIT ${limit}
+    ), picked AS (
+      SELECT y.store_id, y.id FROM (
+        SELECT shared.*, row_number() OVER (PARTITION BY shared.first ORDER BY shared.turn, shared.next_attempt_at) AS rank FROM shared
+      ) y
+      WHERE y.first OR y.rank <= ${room}
+      ORDER BY y.turn, y.next_attempt_at LIMIT ${limit}
     )
     UPDATE webhook_deliveries d
     SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()

@@ -44,9 +44,14 @@ export function attemptResult(outcome: AttemptOutcome): AttemptResult {
 // at least REFILL slots are free (or none is in flight), so claims stay batched under a steady backlog.
 const MAX_IN_FLIGHT = 32;
 const REFILL = 8;
-// A store's share of the slots is MAX_IN_FLIGHT / stores with work, and never more than this even alone:
-// REFILL slots stay free for the next store whose delivery comes due, whatever one store's receivers do.
-const MAX_SHARE = MAX_IN_FLIGHT - REFILL;
+// A quarter of the slots is kept for stores with nothing in flight: stores that have attempts in flight hold
+// at most the rest together (and each at most its share: MAX_IN_FLIGHT / stores with work, never more than
+// MAX_SHARE even alone), so however many stores' receivers hang, the next store whose delivery comes due gets
+// a slot. While only reserved slots are free, a claim (which can then serve only such stores) is made at most
+// every RESERVE_CLAIM_MS.
+const RESERVED = MAX_IN_FLIGHT / 4;
+const MAX_SHARE = MAX_IN_FLIGHT - RESERVED;
+const RESERVE_CLAIM_MS = 250;
 const POLL_MS = 5_000;
 // The feed is read this often without a wake-up too: an event whose transaction committed while an older
 // one was still running becomes readable only when that one ends, and no NOTIFY announces that moment.
@@ -89,6 +94,7 @@ export function startDeliveryWorker({ db, listen, config, log, onAttempt }: Work
   const inFlightPerStore = new Map<string, number>();
   // The walk of stores for the next claim starts after this one: turns go round.
   let turnAfter = '';
+  let claimedAt = 0;
   // A reset (the listener was down, so a wake-up may be lost) wakes it too: the claim finds what is due.
   const listener = listen(WAKE_CHANNEL, { message: wake, reset: feedWake });
   const feedListener = listen(FEED_CHANNEL, { message: feedWake, reset: feedWake });
@@ -157,10 +163,12 @@ export function startDeliveryWorker({ db, listen, config, log, onAttempt }: Work
 
   const claim = async (free: number) => {
     const stores = [...inFlightPerStore.keys()];
+    claimedAt = Date.now();
     const claimed = await claimDue(db, {
       limit: free,
       slots: MAX_IN_FLIGHT,
       maxShare: MAX_SHARE,
+      room: Math.max(0, MAX_SHARE - running.size),
       leaseSeconds,
       busy: { stores, counts: stores.map((store) => inFlightPerStore.get(store) ?? 0) },
       after: turnAfter,
@@ -177,7 +185,8 @@ export function startDeliveryWorker({ db, listen, config, log, onAttempt }: Work
     woken = false;
     await makeFromFeed();
     const free = MAX_IN_FLIGHT - running.size;
-    if (running.size === 0 || free >= REFILL) {
+    const reserveOnly = free > 0 && free < REFILL && Date.now() - claimedAt >= RESERVE_CLAIM_MS;
+    if (running.size === 0 || free >= REFILL || reserveOnly) {
       const after = turnAfter;
       let claimed = await claim(free);
       // The walk started mid-way and left slots free: the stores before it get their turn now.
