@@ -73,7 +73,7 @@ describe('storefront media migrate', () => {
       expect(readdirSync(join(dir, goodKey.slice(0, 2)))).toEqual([]);
       const opened = await store.open(goodKey);
       expect(opened?.size).toBe(good.length);
-      expect((await readAll(opened?.body as Readable)).equals(good)).toBe(true);
+      expect((await readAll(opened?.read() as Readable)).equals(good)).toBe(true);
       // again: nothing left to move, nothing broken
       expect(await migrateMediaDir(dir, store)).toEqual({ moved: 0, skipped: [join(dir, badPrefix, badKey)] });
     } finally {

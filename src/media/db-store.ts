@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { blobSize, putBlob, readBlob } from '../blobs/index.js';
 import type { Db } from '../db/index.js';
-import { MEDIA_KEY, type MediaFile, type MediaObject, type MediaStore } from './media.js';
+import { type ByteRange, MEDIA_KEY, type MediaFile, type MediaObject, type MediaStore } from './media.js';
 
 /** The blob key of a media key: media share the blob tables with other users of them. */
 export const mediaBlobKey = (key: string) => `media/${key}`;
@@ -20,8 +20,25 @@ export function createDbMediaStore(db: Db, publicUrl: string): MediaStore {
     if (!MEDIA_KEY.test(key)) return null;
     const size = await blobSize(db, mediaBlobKey(key));
     if (size === null) return null;
-    return { body: Readable.from(readBlob(db, mediaBlobKey(key))), size };
+    return {
+      size,
+      read: (range) =>
+        Readable.from(range ? bytesOf(readBlob(db, mediaBlobKey(key), range.start), range) : readBlob(db, mediaBlobKey(key))),
+    };
   }
 
   return { urlOf: (key) => `${publicUrl}/media/${key}`, put, open };
+}
+
+/** The chunks read from `range.start` on, cut at `range.end`: the rest of the blob is never read. */
+async function* bytesOf(chunks: AsyncGenerator<Buffer>, range: ByteRange): AsyncGenerator<Buffer> {
+  let left = range.end - range.start + 1;
+  for await (const chunk of chunks) {
+    if (chunk.length >= left) {
+      yield chunk.subarray(0, left);
+      return;
+    }
+    left -= chunk.length;
+    yield chunk;
+  }
 }

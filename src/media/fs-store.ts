@@ -47,7 +47,7 @@ export function createFsMediaStore(root: string, publicUrl: string): MediaStore 
     const path = pathOf(key);
     const info = await stat(path).catch(() => null);
     if (!info?.isFile()) return null;
-    return { body: createReadStream(path), size: info.size };
+    return { size: info.size, read: (range) => createReadStream(path, range) };
   }
 
   return { urlOf: (key) => `${publicUrl}/media/${key}`, put, open: openFile };

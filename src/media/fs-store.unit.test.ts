@@ -27,7 +27,7 @@ describe('filesystem media store', () => {
     expect(readFileSync(join(root, key.slice(0, 2), key)).equals(PNG)).toBe(true);
     const file = await store.open(key);
     expect(file?.size).toBe(PNG.length);
-    expect((await readAll(file?.body as NodeJS.ReadableStream)).equals(PNG)).toBe(true);
+    expect((await readAll(file?.read() as NodeJS.ReadableStream)).equals(PNG)).toBe(true);
   });
 
   it('writes the same bytes once, concurrently too, and leaves no temp file', async () => {

@@ -29,9 +29,16 @@ export interface MediaObject {
   bytes: Buffer;
 }
 
+/** Bytes `start` to `end` of a file, both included (as in a `Range` header). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 export interface MediaFile {
-  body: Readable;
   size: number;
+  /** the file's bytes, or those of one range; nothing is read until this is called */
+  read(range?: ByteRange): Readable;
 }
 
 export interface MediaStore {

@@ -21,7 +21,8 @@ function isLoopback(address: string | undefined): boolean {
  */
 function checkAccess(config: Config, request: FastifyRequest): void {
   if (config.metricsToken) {
-    const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
+    // The scheme is case-insensitive (RFC 9110 §11.1), as the API's own bearer check has it.
+    const given = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
     if (!timingSafeEqual(digest(given), digest(config.metricsToken))) throw unauthorized('GET /metrics needs the metrics token');
     return;
   }

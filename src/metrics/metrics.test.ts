@@ -108,6 +108,11 @@ describe('GET /metrics', () => {
       expect((await scrape('127.0.0.1', {}, locked.app)).statusCode).toBe(401);
       expect((await scrape('10.1.2.3', { authorization: 'Bearer wrong-token-0123456789' }, locked.app)).statusCode).toBe(401);
       expect((await scrape('10.1.2.3', { authorization: `Bearer ${token}` }, locked.app)).statusCode).toBe(200);
+      // the scheme in any case (RFC 9110 §11.1)
+      for (const scheme of ['bearer', 'BEARER', 'bEaReR']) {
+        expect((await scrape('10.1.2.3', { authorization: `${scheme} ${token}` }, locked.app)).statusCode, scheme).toBe(200);
+      }
+      expect((await scrape('10.1.2.3', { authorization: `Basic ${token}` }, locked.app)).statusCode).toBe(401);
     } finally {
       await open.close();
       await locked.close();
