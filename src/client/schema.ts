@@ -13,7 +13,9 @@ export interface paths {
         };
         /**
          * A stored media file (no auth; immutable)
-         * @description No credentials needed.
+         * @description Byte ranges: one `Range: bytes=…` range gives 206 with `Content-Range`; a range starting past the end gives 416 with `Content-Range: bytes *\/<size>` and no body; several ranges get the whole file. A PDF is sent as an attachment.
+         *
+         *     No credentials needed.
          */
         get: operations["getMedia"];
         put?: never;
@@ -3380,6 +3382,17 @@ export interface operations {
         responses: {
             /** @description the file, with its Content-Type (image/* or application/pdf) */
             200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description the one byte range the Range header asked for, with Content-Range */
+            206: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

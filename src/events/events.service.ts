@@ -4,8 +4,8 @@ import { iso, mayReadEventType, missingEventScope } from '../shared/index.js';
 import { decodeCursor, encodeCursor, type Walk } from './cursor.js';
 import type { Event, EventsQuery } from './events.schema.js';
 import { eventsAfter, positionOf } from './events.sql.js';
-import { EVENT_TYPES, isEventType, type Position, START } from './types.js';
 import type { LongPollGate } from './long-poll-gate.js';
+import { EVENT_TYPES, isEventType, type Position, START } from './types.js';
 import type { FeedWaiters } from './waiters.js';
 
 export interface EventPage {

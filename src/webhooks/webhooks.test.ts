@@ -271,7 +271,15 @@ describe('a process killed mid-attempt', () => {
         next_attempt_at: new Date(Date.now() - 86_400_000),
       });
       const busy = { stores: [], counts: [] };
-      const rows = await claimDue(trx, { limit: 1, slots: 32, maxShare: 24, room: 24, leaseSeconds: 0.5, busy, after: store.id.slice(0, -1) });
+      const rows = await claimDue(trx, {
+        limit: 1,
+        slots: 32,
+        maxShare: 24,
+        room: 24,
+        leaseSeconds: 0.5,
+        busy,
+        after: store.id.slice(0, -1),
+      });
       const lease = await sql<{ at: Date }>`SELECT next_attempt_at AS at FROM webhook_deliveries WHERE store_id = ${store.id}`.execute(trx);
       return { claimed: rows, leaseEnds: new Date(lease.rows[0].at).getTime() };
     });
