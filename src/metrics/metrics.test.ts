@@ -117,5 +117,6 @@ describe('GET /metrics', () => {
       await open.close();
       await locked.close();
     }
-  });
+    // two apps of their own: on a loaded machine the embedded engine takes a while to start each
+  }, 180_000);
 });
