@@ -2,6 +2,7 @@ import { pipeline } from 'node:stream/promises';
 import { JobFailure } from '../jobs/index.js';
 import { CsvHeader, layoutNamed } from '../platforms/index.js';
 import { type CsvParams, csvParser, type ParsedRecord } from './csv.js';
+import { MAX_SOURCE_BYTES } from './failed-rows.js';
 import type { CsvLine } from './lines.js';
 
 /**
@@ -30,18 +31,16 @@ export async function* readCsvLines(
   const feeding = pipeline(source, parser).catch((error: unknown) => {
     parser.destroy(error as Error);
   });
-  // where each record read and not yet part of a finished line ends, and its cells, by record number
-  const ends = new Map<number, number>();
-  const cells = new Map<number, readonly string[]>();
+  // where the record read last and the one before it end: a line `push` completes ends at one of them
+  // (src/platforms/types.ts), so nothing here grows with the file
+  const ends = { record: firstRecord, end: start, previousEnd: start };
+  const cells = pendingCells(MAX_SOURCE_BYTES);
   let record = firstRecord;
   let headerSkipped = start !== 0;
   const made = function* (lines: ReturnType<typeof reader.push>) {
     for (const line of lines) {
-      const end = ends.get(line.lastLine) ?? start;
-      const records: (readonly string[])[] = [];
-      for (let n = line.line; n <= line.lastLine; n++) records.push(cells.get(n) ?? []);
-      for (const key of ends.keys()) if (key <= line.lastLine) ends.delete(key);
-      for (const key of cells.keys()) if (key <= line.lastLine) cells.delete(key);
+      const end = line.lastLine >= ends.record ? ends.end : ends.previousEnd;
+      const records = cells.take(line.line, line.lastLine);
       // a replayed line (before the resume point): read for the reader's state, not applied again
       if (line.lastLine <= skipThrough) continue;
       const read = line.error ?? { value: line.value, text: JSON.stringify(line.value) };
@@ -67,8 +66,10 @@ export async function* readCsvLines(
         record = 1;
         continue;
       }
-      ends.set(record, start + parsed.info.bytes);
-      cells.set(record, parsed.record);
+      ends.previousEnd = ends.end;
+      ends.end = start + parsed.info.bytes;
+      ends.record = record;
+      cells.add(record, parsed.record);
       yield* made(reader.push({ line: record, cells: parsed.record }));
     }
     yield* made(reader.end());
@@ -78,4 +79,39 @@ export async function* readCsvLines(
     parser.destroy();
     await feeding;
   }
+}
+
+/**
+ * The cells of the records read and not yet part of a finished line (a failed line's source), within
+ * `budget` bytes (about their JSON): past it, what is pending is let go but the newest record (which may start
+ * the next line), and a line that reaches back into what was let go has no source (null: too large to keep,
+ * as failed-rows.ts would drop it anyway). So a product of 10 M rows holds no more than the budget.
+ */
+function pendingCells(budget: number) {
+  const pending = new Map<number, { cells: readonly string[]; bytes: number }>();
+  let bytes = 0;
+  let lostThrough = 0;
+  return {
+    add(record: number, cells: readonly string[]) {
+      const size = cells.reduce((sum, cell) => sum + cell.length + 3, 2);
+      if (bytes + size > budget) {
+        pending.clear();
+        bytes = 0;
+        lostThrough = record - 1;
+      }
+      pending.set(record, { cells, bytes: size });
+      bytes += size;
+    },
+    /** the cells of records first..last, taken out; null when some of them were let go */
+    take(first: number, last: number): (readonly string[])[] | null {
+      const records: (readonly string[])[] = [];
+      for (const [record, kept] of pending) {
+        if (record > last) break;
+        pending.delete(record);
+        bytes -= kept.bytes;
+        if (record >= first) records.push(kept.cells);
+      }
+      return first <= lostThrough ? null : records;
+    },
+  };
 }

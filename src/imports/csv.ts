@@ -74,8 +74,32 @@ export function unknownHeader(resource: string, missing: { layout: CsvLayout; co
   return validationError(details, `The header row is not a known ${resource} layout; missing columns: ${named}`);
 }
 
+/**
+ * The 400 for a header row that names a column twice (compared as layouts compare them: trimmed, in any
+ * case): one of the two would be read and the other dropped without a word. Empty names (a spreadsheet's
+ * unnamed trailing columns) may repeat.
+ */
+function refuseRepeatedColumns(names: readonly string[]): void {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const name of names) {
+    const key = name.trim().toLowerCase();
+    if (key === '') continue;
+    if (seen.has(key)) repeated.add(name.trim());
+    seen.add(key);
+  }
+  if (repeated.size === 0) return;
+  const details = [...repeated].map((column) => ({
+    field: column,
+    in: 'body' as const,
+    message: 'names a column the header row already has',
+  }));
+  throw validationError(details, `The header row names a column more than once: ${[...repeated].join(', ')}`);
+}
+
 /** The header row's recognised layout, or the 400. */
 export function layoutOf(names: string[], resource: string, format: CsvFormat | undefined): CsvLayout {
+  refuseRepeatedColumns(names);
   const found = recogniseLayout(new CsvHeader(names), resource, format);
   if (!found.layout) throw unknownHeader(resource, found.missing);
   return found.layout;

@@ -24,7 +24,7 @@ export interface CsvSource {
 
 /** The line as the file had it (an NDJSON line's text, a CSV line's records); null when too large to keep. */
 export function sourceOf(line: FileLine): string | CsvSource | null {
-  const source = isCsvLine(line) ? { first: line.line, records: line.records } : line.text;
+  const source = isCsvLine(line) ? line.records && { first: line.line, records: line.records } : line.text;
   if (source === null) return null;
   const size = Buffer.byteLength(typeof source === 'string' ? source : JSON.stringify(source));
   return size > MAX_SOURCE_BYTES ? null : source;

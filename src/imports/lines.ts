@@ -69,8 +69,11 @@ export interface CsvLine extends FileLine {
   sources: ReadonlyMap<string, CellSource>;
   /** manual collections to join, by title path (src/platforms/types.ts `LayoutLine`) */
   collections?: readonly (readonly string[])[];
-  /** the cells of each record from `line` to `positionLine`, as the file has them (a failed line's source) */
-  records: readonly (readonly string[])[];
+  /**
+   * the cells of each record from `line` to `positionLine`, as the file has them (a failed line's source);
+   * null when they were too large to keep (csv-source.ts)
+   */
+  records: readonly (readonly string[])[] | null;
 }
 
 export const isCsvLine = (line: FileLine): line is CsvLine => 'positionLine' in line;

@@ -1,3 +1,4 @@
+import type { AppError } from '../errors.js';
 import type { CellSource, CsvHeader, CsvRecord, LayoutLine, LayoutReader } from './types.js';
 
 /**
@@ -62,30 +63,79 @@ export function booleanCell(cell: string): boolean | undefined {
   return undefined;
 }
 
+/** How many records one group (a product's rows) may have, and what the lines beyond it say. */
+export interface GroupLimits {
+  /** records held for one group at most; empty records after its first count too (they are not held) */
+  maxRecords: number;
+  /** the error of a group that has more records: the whole group is an error of its lines */
+  tooMany: (records: number) => AppError;
+  /** whether a record can start a group (a product's first row); default: every record can */
+  opens?: (record: CsvRecord) => boolean;
+  /** the error of the records before the first group (rows that belong to no product) */
+  beforeFirst?: () => AppError;
+  /** the header of the column these errors name (the group's key: `Handle`) */
+  column?: string;
+}
+
+/** A line of a group's records that is an error (too many, or before the first group): it names the key's cell. */
+function errorLine(first: CsvRecord, lastLine: number, error: AppError, column: string | undefined): LayoutLine {
+  const sources = new Map<string, CellSource>();
+  if (column !== undefined) for (const detail of error.details) sources.set(detail.field, { line: first.line, column });
+  return { line: first.line, lastLine, error, sources };
+}
+
+/** The group being read: its first record, the records held, how many it has seen and its last record. */
+interface OpenGroup {
+  first: CsvRecord;
+  held: CsvRecord[];
+  count: number;
+  lastLine: number;
+  /** records that start no group, before the first one: counted, never held */
+  orphans: boolean;
+}
+
+const overLimit = (group: OpenGroup, limits: GroupLimits) => group.orphans || group.count > limits.maxRecords;
+
 /**
  * A reader that groups consecutive records: `continues(record, group)` says whether a record belongs to the
- * group being read; `build(records)` makes the group's import line. A group is kept in memory until the
- * next group starts (one product's rows), never the file.
+ * group being read; `build(records)` makes the group's import line. An empty record (commas only) belongs
+ * to the open group and counts against its limit, and is never held. A group is held until the next group
+ * starts (one product's rows), never past `limits.maxRecords`: beyond, its records are counted and let go,
+ * and it becomes one error line, so memory stays bounded whatever the file (docs/csv-import.md, "Hostile
+ * files"). Every line `push` completes ends at the record just before the one pushed.
  */
 export function groupingReader(
   continues: (record: CsvRecord, group: readonly CsvRecord[]) => boolean,
   build: (records: readonly CsvRecord[]) => LayoutLine,
+  limits: GroupLimits,
 ): LayoutReader {
-  let group: CsvRecord[] = [];
+  let group: OpenGroup | null = null;
   const close = (): LayoutLine[] => {
-    if (group.length === 0) return [];
-    const line = build(group);
-    group = [];
+    if (!group) return [];
+    const { first, held, lastLine } = group;
+    const error = group.orphans ? limits.beforeFirst?.() : overLimit(group, limits) ? limits.tooMany(group.count) : undefined;
+    const line = error ? errorLine(first, lastLine, error, limits.column) : { ...build(held), lastLine };
+    group = null;
     return [line];
   };
+  const joins = (open: OpenGroup, record: CsvRecord, empty: boolean) =>
+    empty || (open.orphans ? !(limits.opens?.(record) ?? true) : continues(record, open.held));
   return {
     push(record) {
-      if (group.length > 0 && continues(record, group)) {
-        group.push(record);
+      const empty = emptyRecord(record);
+      if (group && joins(group, record, empty)) {
+        group.count++;
+        group.lastLine = record.line;
+        if (!empty && !overLimit(group, limits)) group.held.push(record);
+        // past the limit the group is an error: what it held is let go (only its first record is kept)
+        else if (overLimit(group, limits)) group.held.length = 1;
         return [];
       }
       const done = close();
-      group = [record];
+      // an empty record before any group is nothing (a spreadsheet's blank rows)
+      if (empty) return done;
+      const orphans = limits.beforeFirst !== undefined && !(limits.opens?.(record) ?? true);
+      group = { first: record, held: [record], count: 1, lastLine: record.line, orphans };
       return done;
     },
     end: close,

@@ -50,7 +50,11 @@ export interface LayoutLine {
 
 /** Turns the records of one file, in order, into import lines. One reader per job run (it keeps state). */
 export interface LayoutReader {
-  /** takes the next record; returns the lines it completed (usually the previous group of records) */
+  /**
+   * takes the next record; returns the lines it completed (usually the previous group of records). A line
+   * returned ends at this record or at the one just before it (the job's resume position is taken from
+   * the two last records read, csv-source.ts), and holds a bounded number of records (lines.ts, groupingReader)
+   */
   push(record: CsvRecord): LayoutLine[];
   /** the file has ended: the lines still open */
   end(): LayoutLine[];

@@ -1,4 +1,6 @@
-import { emptyRecord, groupingReader, LineBuilder, missingOf, numberCell, withoutSpreadsheetQuote } from '../lines.js';
+import { validationError } from '../../errors.js';
+import { MAX_CART_ITEMS } from '../../orders/index.js';
+import { groupingReader, LineBuilder, missingOf, numberCell, withoutSpreadsheetQuote } from '../lines.js';
 import type { CsvHeader, CsvLayout, CsvRecord, LayoutLine } from '../types.js';
 import {
   ADDRESS_FIELDS,
@@ -152,6 +154,13 @@ function customFields(file: OrderFile, line: LineBuilder, records: readonly CsvR
   if (Object.keys(fields).length > 0) line.value.customFields = fields;
 }
 
+/** An order of more rows than it may have cart items: an error of all its rows (none is held past the limit). */
+const tooManyItems = (rows: number) =>
+  validationError(
+    [{ field: 'cartItems', in: 'body', message: `has ${rows} rows; an order has at most ${MAX_CART_ITEMS} line items` }],
+    `The order has ${rows} rows, more than the ${MAX_CART_ITEMS} line items an order may have; none of its rows is imported`,
+  );
+
 function buildOrder(file: OrderFile, records: readonly CsvRecord[]): LayoutLine {
   const line = new LineBuilder(records[0]);
   orderFields(file, line, records[0]);
@@ -168,13 +177,10 @@ export const shopifyOrders: CsvLayout = {
   missingColumns: (header) => missingOf(header, SHOPIFY_ORDER_REQUIRED),
   open(header) {
     const file = resolve(header);
-    const reader = groupingReader(
+    return groupingReader(
       (record, group) => cellAt(record, file.name) === cellAt(group[0], file.name),
       (records) => buildOrder(file, records),
+      { maxRecords: MAX_CART_ITEMS, tooMany: tooManyItems, column: file.name?.header },
     );
-    return {
-      push: (record) => (emptyRecord(record) ? [] : reader.push(record)),
-      end: () => reader.end(),
-    };
   },
 };

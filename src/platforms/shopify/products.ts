@@ -1,5 +1,7 @@
+import { validationError } from '../../errors.js';
+import { MAX_VARIANTS } from '../../products/index.js';
 import { suppliedSlug } from '../../shared/index.js';
-import { emptyRecord, groupingReader, LineBuilder, listCell, missingOf } from '../lines.js';
+import { type GroupLimits, groupingReader, LineBuilder, listCell, missingOf } from '../lines.js';
 import type { CsvLayout, CsvRecord, LayoutLine } from '../types.js';
 import { SHOPIFY_PRODUCT_KEY_COLUMNS, type ShopifyTarget } from './product-columns.js';
 import { cellOf, resolve, type ShopifyFile } from './product-file.js';
@@ -70,6 +72,38 @@ function buildProduct(file: ShopifyFile, records: readonly CsvRecord[]): LayoutL
   return line.done(records[records.length - 1].line);
 }
 
+/** Image rows a product's rows may hold: the default of STOREFRONT_MEDIA_MAX_IMAGES (a file is read without a store's settings). */
+const MAX_IMAGES = 250;
+
+/** A product's rows at most: its variant rows and its image rows (a continuation row that adds nothing counts). */
+export const MAX_PRODUCT_ROWS = MAX_VARIANTS + MAX_IMAGES;
+
+/** The limits of one product's rows (docs/csv-import.md, "Hostile files"). */
+function productRowLimits(file: ShopifyFile): GroupLimits {
+  const column = file.by.handle?.header ?? file.by.title?.header ?? 'Handle';
+  return {
+    maxRecords: MAX_PRODUCT_ROWS,
+    column,
+    tooMany: (rows) =>
+      validationError(
+        [
+          {
+            field: 'handle',
+            in: 'body',
+            message: `has ${rows} rows; a product has at most ${MAX_VARIANTS} variant rows and ${MAX_IMAGES} image rows`,
+          },
+        ],
+        `The product has ${rows} rows, more than the ${MAX_PRODUCT_ROWS} a product may have (${MAX_VARIANTS} variant rows and ${MAX_IMAGES} image rows); none of its rows is imported`,
+      ),
+    opens: (record) => handleOf(file, record) !== '' || cellOf(record, file.by.title) !== '',
+    beforeFirst: () =>
+      validationError(
+        [{ field: 'handle', in: 'body', message: `is empty in a row before the first product: a product's first row names its ${column}` }],
+        `Rows before the first product belong to no product (they have no ${column} and no Title)`,
+      ),
+  };
+}
+
 export const shopifyProducts: CsvLayout = {
   name: 'shopify-products',
   format: 'shopify',
@@ -77,13 +111,10 @@ export const shopifyProducts: CsvLayout = {
   missingColumns: (header) => missingOf(header, [SHOPIFY_PRODUCT_KEY_COLUMNS.handle, SHOPIFY_PRODUCT_KEY_COLUMNS.title]),
   open(header) {
     const file = resolve(header);
-    const reader = groupingReader(
+    return groupingReader(
       (record, group) => continues(file, record, group),
       (records) => buildProduct(file, records),
+      productRowLimits(file),
     );
-    return {
-      push: (record) => (emptyRecord(record) ? [] : reader.push(record)),
-      end: () => reader.end(),
-    };
   },
 };

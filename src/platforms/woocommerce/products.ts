@@ -1,6 +1,7 @@
-import { invalidField } from '../../errors.js';
+import { invalidField, validationError } from '../../errors.js';
+import { MAX_VARIANTS } from '../../products/index.js';
 import { suppliedSlug, toSlug } from '../../shared/index.js';
-import { emptyRecord, groupingReader, LineBuilder, listCell, missingOf, numberCell } from '../lines.js';
+import { groupingReader, LineBuilder, listCell, missingOf, numberCell } from '../lines.js';
 import type { CsvHeader, CsvLayout, CsvRecord, LayoutLine } from '../types.js';
 import { GRAMS_PER, type WooTarget, wooProductColumn } from './product-columns.js';
 import { readVariations, type WooParent } from './variations.js';
@@ -185,6 +186,13 @@ function variationLine(file: WooFile, records: readonly CsvRecord[], parents: Ma
   return line.done(records[records.length - 1].line);
 }
 
+/** A product's variation rows past the variants it may have: an error of all of them (none held past the limit). */
+const tooManyVariations = (rows: number) =>
+  validationError(
+    [{ field: 'variants', in: 'body', message: `has ${rows} rows; a product has at most ${MAX_VARIANTS} variants` }],
+    `The product has ${rows} variation rows, more than the ${MAX_VARIANTS} variants a product may have; none of them is imported`,
+  );
+
 export const wooProducts: CsvLayout = {
   name: 'woocommerce-products',
   format: 'woocommerce',
@@ -198,10 +206,8 @@ export const wooProducts: CsvLayout = {
       (record, group) =>
         isVariation(file, record) && isVariation(file, group[0]) && wooCell(record, file.by.parent) === wooCell(group[0], file.by.parent),
       (records) => (isVariation(file, records[0]) ? variationLine(file, records, memory.parents) : productLine(file, records[0], memory)),
+      { maxRecords: MAX_VARIANTS, tooMany: tooManyVariations, column: file.by.parent?.header },
     );
-    return {
-      push: (record) => (emptyRecord(record) ? [] : reader.push(record)),
-      end: () => reader.end(),
-    };
+    return reader;
   },
 };
