@@ -5,6 +5,7 @@ import { registerImportsScreen } from './imports.screen.js';
 import { registerOrdersScreen } from './orders.screen.js';
 import { registerOverviewScreen } from './overview.screen.js';
 import { registerProductsScreen } from './products.screen.js';
+import { registerRequestsScreen } from './requests.screen.js';
 import type { ConsoleRouter } from './router.js';
 import type { ScreenDeps } from './screen-deps.js';
 import { registerWebhooksScreen } from './webhooks.screen.js';
@@ -22,4 +23,5 @@ export function registerScreens(router: ConsoleRouter, deps: ScreenDeps): void {
   registerImportsScreen(router, deps);
   registerExportsScreen(router, deps);
   registerWebhooksScreen(router, deps);
+  registerRequestsScreen(router, deps);
 }

@@ -10,6 +10,8 @@ export interface RequestListQuery {
   status?: StatusClass;
   route?: string;
   credential?: string;
+  /** a request id, an Idempotency-Key or an error code (any case), exactly */
+  search?: string;
   /** `nextCursor` of the page before */
   cursor?: string;
   /** 1 to 100 (default 50) */
@@ -88,7 +90,7 @@ function statusClassOf(status: string | undefined): number | undefined {
   return Number(status[0]);
 }
 
-/** A page of the store's requests, newest first, filtered by status class, route template and credential name. */
+/** A page of the store's requests, newest first, filtered by status class, route template, credential name and a search. */
 export async function listRequests(db: Db, storeId: string, query: RequestListQuery): Promise<RequestPage> {
   const limit = query.limit ?? DEFAULT_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw invalidField('limit', `must be 1 to ${MAX_LIMIT}`, 'query');
@@ -96,6 +98,7 @@ export async function listRequests(db: Db, storeId: string, query: RequestListQu
     statusClass: statusClassOf(query.status),
     route: textFilter('route', query.route),
     credential: textFilter('credential', query.credential),
+    search: textFilter('search', query.search?.trim()),
     before: query.cursor ? decodeCursor(query.cursor) : undefined,
     limit: limit + 1,
   });

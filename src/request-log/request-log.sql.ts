@@ -48,6 +48,8 @@ export interface RequestFilter {
   statusClass?: number;
   route?: string;
   credential?: string;
+  /** a request id, an Idempotency-Key or an error code, exactly */
+  search?: string;
   /** rows older than this position */
   before?: LogPosition;
   limit: number;
@@ -61,6 +63,12 @@ export function selectRequests(db: Db, storeId: string, filter: RequestFilter): 
   }
   if (filter.route !== undefined) query = query.where('route', '=', filter.route);
   if (filter.credential !== undefined) query = query.where('credential', '=', filter.credential);
+  const search = filter.search;
+  if (search !== undefined) {
+    query = query.where((row) =>
+      row.or([row('request_id', '=', search), row('idempotency_key', '=', search), row('error_code', '=', search.toUpperCase())]),
+    );
+  }
   const before = filter.before;
   if (before) query = query.where(sql<boolean>`(at, id) < (${before.at.toISOString()}::timestamptz, ${before.id})`);
   return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
