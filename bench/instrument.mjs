@@ -161,9 +161,9 @@ if (process.send) {
     report: async () => combine(window.report(), await askWorkers('report')),
     'profile-start': () => profiler.start(),
     'profile-stop': (message) => profiler.stop(message.file),
-    // The baseline of the event-cost rounds: src/events/record.ts appends nothing while this is set.
+    // The baseline of the event-cost rounds: the bench's own after-work (bench/serve.mjs) appends no event while set.
     'skip-events': (message) => {
-      globalThis[Symbol.for('storefront.bench.skipEvents')] = message.skip === true;
+      process.emit('storefront-bench:skip-events', message.skip === true);
       return askWorkers('skip-events', { skip: message.skip === true }).then(() => null);
     },
   };

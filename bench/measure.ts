@@ -151,7 +151,7 @@ async function measurePayloadCeiling(rig: Rig, scenario: Scenario): Promise<Side
   return side(runs);
 }
 
-/** A round with the server's bench-only switch set: no event is appended (src/events/record.ts). */
+/** A round with the server's bench-only switch set: no event is appended (the bench's own after-work: bench/serve.mjs). */
 async function roundWithoutEvents(rig: Rig, scenario: string): Promise<Measured> {
   await rig.server.peer.request('skip-events', { skip: true });
   try {

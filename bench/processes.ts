@@ -1,5 +1,6 @@
 import { type ChildProcess, fork, spawnSync } from 'node:child_process';
 import { existsSync, openSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { freePort } from '../test/support/server-process.js';
 import type { BenchTarget } from './database.js';
 import { type IpcPeer, ipcPeer } from './ipc.js';
@@ -119,9 +120,9 @@ function compileServer(): Promise<string> {
 }
 
 /**
- * The real entry point, unmodified, with the instrument preloaded: the compiled CLI (what
- * `npm run build` + `npm start` run in production) or the TypeScript sources through tsx (what
- * `npm start` runs in a checkout without a build).
+ * The real `serve` (bench/serve.mjs calls the service's runServe), with the instrument preloaded: from the
+ * compiled build (what `npm run build` + `npm start` run in production) or the TypeScript sources through
+ * tsx (what `npm start` runs in a checkout without a build).
  */
 export interface ServerSetup {
   jwtSecret: string;
@@ -136,11 +137,16 @@ export async function startServer(target: BenchTarget, setup: ServerSetup): Prom
   const { logFile, build } = setup;
   const port = await freePort();
   const log = openSync(logFile, 'a');
-  const script = build === 'compiled' ? await compileServer() : `${ROOT}src/cli/main.ts`;
+  // the service's own serve, with the bench's after-work passed in (bench/serve.mjs: the event-cost switch)
+  const source = build === 'compiled' ? dirname(dirname(await compileServer())) : `${ROOT}src`;
   const workers = setup.workers ?? 1;
-  const child = fork(script, ['serve', ...(workers > 1 ? ['--workers', String(workers)] : [])], {
+  const child = fork(`${ROOT}bench/serve.mjs`, ['serve', ...(workers > 1 ? ['--workers', String(workers)] : [])], {
     cwd: ROOT,
-    env: serverEnv(target, port, setup.jwtSecret, setup.env),
+    env: {
+      ...serverEnv(target, port, setup.jwtSecret, setup.env),
+      BENCH_SERVER_SRC: source,
+      BENCH_SERVER_EXT: build === 'compiled' ? 'js' : 'ts',
+    },
     execArgv: [...launcherFlags(setup.env), '--import', INSTRUMENT, ...(build === 'tsx' ? TSX : [])],
     stdio: ['ignore', log, log, 'ipc'],
   });

@@ -30,7 +30,7 @@ export interface Scenario {
   manyClients?: boolean;
   /**
    * Also measure the same requests with event appending switched off in the server (a bench-only switch,
-   * src/events/record.ts), round for round: the cost of the event feed on this write.
+   * bench/serve.mjs), round for round: the cost of the event feed on this write.
    */
   eventCost?: boolean;
 }

@@ -27,7 +27,7 @@ import { registerConsole } from './console/index.js';
 import { customerRecordKind, registerCustomerRoutes } from './customers/index.js';
 import type { Database } from './db/index.js';
 import { handleError } from './errors.js';
-import { newestEventAgeSeconds, registerEventRoutes, useRecordKinds } from './events/index.js';
+import { type AfterWorkOptions, createAfterWork, newestEventAgeSeconds, registerEventRoutes } from './events/index.js';
 import { registerExportRoutes } from './exports/index.js';
 import type { App, AppContext } from './http/index.js';
 import {
@@ -53,7 +53,7 @@ import { registerOrderRoutes } from './orders/index.js';
 import { productRecordKind, registerProductRoutes } from './products/index.js';
 import { useCursorSecret } from './reads/index.js';
 import { type RequestLog, startRequestLog } from './request-log/index.js';
-import { validatorCompiler } from './shared/index.js';
+import { type AfterWork, validatorCompiler } from './shared/index.js';
 import { registerRequestSpans } from './tracing/index.js';
 import { deliveryBacklog, registerWebhooks } from './webhooks/index.js';
 
@@ -68,6 +68,19 @@ export interface BuildOptions {
   tracer?: Tracer;
   /** the Requests log to keep (tests pass their own to flush it); default: one started here unless STOREFRONT_REQUEST_LOG=false */
   requestLog?: RequestLog | null;
+  /** what every write does after its own work (default: `appAfterWork()`); the bench passes its own */
+  afterWork?: AfterWork;
+}
+
+/**
+ * The after-work of this app's writes (src/shared/after-work.ts): how the feed reads the records a write
+ * changed on the side, and which kinds keep stored documents. `options`: the bench's event-cost switch.
+ */
+export function appAfterWork(options?: AfterWorkOptions): AfterWork {
+  return createAfterWork(
+    { product: productRecordKind, collection: collectionRecordKind, attribute: attributeRecordKind, customer: customerRecordKind },
+    options,
+  );
 }
 
 const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -108,14 +121,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   // list cursors are signed with the deployment's secret, so any of its processes follows another's cursor
   useCursorSecret(config.jwtSecret);
-  // the feed: how it reads the records a write changed on the side, and which kinds keep stored documents
-  useRecordKinds({
-    product: productRecordKind,
-    collection: collectionRecordKind,
-    attribute: attributeRecordKind,
-    customer: customerRecordKind,
-  });
-  const ctx: AppContext = { db: database.db, config, media: createMediaStore(config, database), credentials: credentials.cache };
+  // A write's after-work (events, derived changes, stored documents): on the context of the write door and the imports.
+  const afterWork = options.afterWork ?? appAfterWork();
+  const ctx: AppContext = { db: database.db, config, media: createMediaStore(config, database), credentials: credentials.cache, afterWork };
   // Import uploads: in the database on PostgreSQL, so any process may run (or resume) the job.
   const uploads = createUploadStore(config.dataDir, database);
   const stopBlobPurge = startBlobPurge(database.db, app.log);

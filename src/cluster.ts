@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { pino } from 'pino';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import type { ServeOptions } from './server.js';
 
 /**
  * `storefront serve --workers N`: a primary process that runs N server processes (Node's cluster
@@ -118,9 +119,11 @@ export function isPrimaryOfWorkers(config: Config): boolean {
 /**
  * `storefront serve [--workers N]`: the primary of N workers only supervises (it never loads the service),
  * anything else serves. --workers is STOREFRONT_WORKERS given on the command line (validated, and named, as that).
+ * `serving`: what a serving process passes to `serve` (the bench's own after-work: bench/serve.mjs), made only
+ * where the service is loaded.
  */
-export async function runServe(workers: string | undefined): Promise<void> {
+export async function runServe(workers: string | undefined, serving?: () => Promise<ServeOptions>): Promise<void> {
   const config = loadConfig(workers === undefined ? process.env : { ...process.env, STOREFRONT_WORKERS: workers });
   if (isPrimaryOfWorkers(config)) superviseWorkers(config);
-  else await (await import('./server.js')).serve(config);
+  else await (await import('./server.js')).serve(config, await serving?.());
 }

@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openMigratedDatabase } from './db/index.js';
 import type { App } from './http/index.js';
+import type { AfterWork } from './shared/index.js';
 import { ensureDemoStore } from './stores/index.js';
 import { startTracing } from './tracing/index.js';
 
@@ -22,12 +23,17 @@ function forceCloseAfter(app: App, ms: number): { cancel(): void; forced(): bool
   return { cancel: () => clearTimeout(timer), forced: () => forced };
 }
 
+/** What a caller other than the CLI may pass in: the bench's own after-work (bench/serve.mjs). */
+export interface ServeOptions {
+  afterWork?: AfterWork;
+}
+
 /** The process: config → db → migrate → demo store → listen, and a graceful stop on SIGTERM/SIGINT. */
-export async function serve(config: Config): Promise<void> {
+export async function serve(config: Config, { afterWork }: ServeOptions = {}): Promise<void> {
   // Traces only when OTEL_EXPORTER_OTLP_ENDPOINT is set (src/tracing): the database then shows it every statement.
   const tracing = await startTracing();
   const database = await openMigratedDatabase(config, tracing?.observeStatement);
-  const app = await buildApp({ config, database, tracer: tracing?.tracer });
+  const app = await buildApp({ config, database, tracer: tracing?.tracer, afterWork });
   if (database.engine === 'pglite' && config.demo) {
     const file = await ensureDemoStore(database.db, config.dataDir);
     if (file) app.log.info({ credentials: file }, `demo store "demo" created; its admin credentials are in ${file}`);

@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { buildApp } from '../src/app.js';
+import { appAfterWork, buildApp } from '../src/app.js';
 import { issueAccessToken } from '../src/auth/tokens.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/database.js';
 import type { StatementObserver } from '../src/db/index.js';
 import type { App } from '../src/http/context.js';
 import { newId } from '../src/shared/ids.js';
+import type { AfterWork } from '../src/shared/index.js';
 import { hashPassword } from '../src/shared/passwords.js';
 import { createStore } from '../src/stores/index.js';
 
@@ -35,6 +36,8 @@ export interface TestContext {
   app: App;
   database: Database;
   config: Config;
+  /** the app's after-work (src/shared/after-work.ts): what a test that writes past the write door appends through */
+  afterWork: AfterWork;
   /** a new store with one admin and an access token: every test makes its own */
   newStore(): Promise<TestStore>;
   /** a request as the store's admin (or with `credential` as the bearer) */
@@ -119,7 +122,9 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
 export async function setupTestApp(overrides: Partial<Config> = {}, observeStatement?: StatementObserver): Promise<TestContext> {
   const { database, dataDir, cleanup } = await openTestDatabase(observeStatement);
   const config = testConfig(dataDir, overrides);
-  const app = await buildApp({ config, database, redisPrefix: `storefront-test:${inject('runId')}:${randomBytes(4).toString('hex')}:` });
+  const afterWork = appAfterWork();
+  const redisPrefix = `storefront-test:${inject('runId')}:${randomBytes(4).toString('hex')}:`;
+  const app = await buildApp({ config, database, redisPrefix, afterWork });
   await app.ready();
 
   // One password for every store of this app, hashed once: scrypt per store cost ~175 hashes a run, and
@@ -162,6 +167,7 @@ export async function setupTestApp(overrides: Partial<Config> = {}, observeState
     app,
     database,
     config,
+    afterWork,
     newStore,
     call,
     close: async () => {

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { appAfterWork } from '../../src/app.js';
 import type { Db, Tx } from '../../src/db/index.js';
 import { handleBaseOf } from '../../src/products/handles.js';
 import { combinations, skuOf } from '../../src/products/options.js';
@@ -65,7 +66,7 @@ async function applyLines(
   storeId: string,
   lines: ImportBatchLine[],
 ): Promise<SeededProduct[]> {
-  const results = await apply(trx, storeId, lines, { handling: 'strict' });
+  const results = await apply(trx, storeId, lines, { handling: 'strict', afterWork: SEED_AFTER_WORK });
   const refused = results.findIndex((result) => result !== 'created');
   if (refused !== -1) throw new Error(`seed line ${lines[refused].line} was not created: ${String(results[refused])}`);
   const values = lines.map((line) => line.value as ReturnType<typeof productLine>);
@@ -87,25 +88,18 @@ async function applyLines(
   }));
 }
 
-// The switch of src/events/record.ts that the bench's event-cost rounds use: while set, a write appends no
-// event. A seeded store has no feed (the service products above append none either): 100k product.created
-// events would be history no read scenario asks for, and work for the server's feed retention meanwhile.
-const SKIP_EVENTS = Symbol.for('storefront.bench.skipEvents');
+// A seeded store has no feed (the service products above append none either): 100k product.created events
+// would be history no read scenario asks for, and work for the server's feed retention meanwhile. So the
+// seed's own after-work writes the products' stored documents and no event.
+const SEED_AFTER_WORK = appAfterWork({ appendsEvents: () => false });
 
 /** Products at positions [SERVICE_PRODUCTS, order.length) in chunks of CHUNK lines, each chunk one transaction. */
 async function bulkProducts(db: Db, storeId: string, order: number[], now: number, ctx: ProductContext, seeded: SeededProduct[]) {
   const count = order.length;
   const apply = importProductBatch(ctx, (line) => createdAtOf(line.line, count, 2, now));
-  const global = globalThis as Record<symbol, unknown>;
-  const skipping = global[SKIP_EVENTS];
-  global[SKIP_EVENTS] = true;
-  try {
-    await inChunks(db, count - SERVICE_PRODUCTS, CHUNK, 'products', async (trx, start, end) => {
-      seeded.push(...(await applyLines(apply, trx as Tx, storeId, linesOf(order, start, end))));
-    });
-  } finally {
-    global[SKIP_EVENTS] = skipping;
-  }
+  await inChunks(db, count - SERVICE_PRODUCTS, CHUNK, 'products', async (trx, start, end) => {
+    seeded.push(...(await applyLines(apply, trx as Tx, storeId, linesOf(order, start, end))));
+  });
 }
 
 /**

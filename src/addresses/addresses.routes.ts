@@ -1,6 +1,6 @@
-import type { EventType } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
+import type { EventType } from '../shared/index.js';
 import { IdParams, ok } from '../shared/index.js';
 import { AddressArrayEnvelope, AddressBody, AddressEnvelope, CustomerIdParams, NullEnvelope } from './addresses.schema.js';
 import { createAddress, currentAddress, deleteAddress, getAddress, listAddresses, updateAddress } from './addresses.service.js';

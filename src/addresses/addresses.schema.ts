@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { CreatedAt, Described, Email, Envelope, ID_PATTERN, Nullable, RecordId, StringEnum, Text, UpdatedAt } from '../shared/index.js';
+import { CreatedAt, Described, Email, Envelope, Nullable, PathId, RecordId, StringEnum, Text, UpdatedAt } from '../shared/index.js';
 
 export const ADDRESS_TYPES = ['Home', 'Work', 'Other'] as const;
 /** A non-paginated list must stay bounded: a customer keeps at most this many addresses. */
@@ -43,7 +43,7 @@ export const AddressBody = Type.Partial(Type.Object(addressFields, { additionalP
 });
 export type AddressInput = Static<typeof AddressBody>;
 
-export const CustomerIdParams = Type.Object({ customerId: Type.String({ pattern: ID_PATTERN }) });
+export const CustomerIdParams = Type.Object({ customerId: PathId("the customer's identifier") });
 
 export const AddressEnvelope = Envelope(AddressPayload);
 export const AddressArrayEnvelope = Envelope(Type.Array(AddressPayload, { description: "the customer's addresses, newest first" }));

@@ -188,6 +188,20 @@ describe('the OpenAPI document', () => {
     expect(schemas.Product.properties.badge.description).toMatch(/label/);
   });
 
+  it('describes every parameter of every operation (path, query, header), in its own words or its schema', () => {
+    const missing: string[] = [];
+    let count = 0;
+    for (const { method, path, operation } of operations) {
+      for (const parameter of (operation.parameters ?? []) as Any[]) {
+        count++;
+        const words = parameter.description ?? parameter.schema?.description;
+        if (typeof words !== 'string' || words.trim() === '') missing.push(`${method} ${path} ${parameter.in}:${parameter.name}`);
+      }
+    }
+    expect(count).toBeGreaterThan(250);
+    expect(missing).toEqual([]);
+  });
+
   it('has examples that are valid instances of their components', () => {
     for (const [name, example] of Object.entries(COMPONENT_EXAMPLES)) {
       expect(doc.components.schemas[name]?.examples, name).toEqual([example]);

@@ -1,6 +1,6 @@
-import type { EventType } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
+import type { EventType } from '../shared/index.js';
 import { DeletedEnvelope, IdParams, ok, okList } from '../shared/index.js';
 import {
   AttributeSetEnvelope,

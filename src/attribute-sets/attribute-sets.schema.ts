@@ -25,7 +25,9 @@ export type CreateAttributeSetInput = Static<typeof CreateAttributeSetBody>;
 export type UpdateAttributeSetInput = Static<typeof UpdateAttributeSetBody>;
 
 export const ATTRIBUTE_SET_SORTS = ['createdAt', 'name'] as const;
-export const AttributeSetListQuery = ListQuery(ATTRIBUTE_SET_SORTS, { status: Type.Optional(Status) });
+export const AttributeSetListQuery = ListQuery(ATTRIBUTE_SET_SORTS, {
+  status: Type.Optional(Described(Status, 'only attribute sets with this status: `active` or `inactive`')),
+});
 export type AttributeSetListQuery = Static<typeof AttributeSetListQuery>;
 
 export const AttributeSetEnvelope = Envelope(AttributeSet);

@@ -1,6 +1,7 @@
-import type { EventType, RecordKindFeed } from '../events/index.js';
+import type { RecordKindFeed } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
+import type { EventType } from '../shared/index.js';
 import { DeletedEnvelope, IdParams, ok, okList } from '../shared/index.js';
 import {
   AttributeEnvelope,

@@ -52,9 +52,10 @@ export const UpdateAttributeBody = Body({
 export type CreateAttributeInput = Static<typeof CreateAttributeBody>;
 export type UpdateAttributeInput = Static<typeof UpdateAttributeBody>;
 
-export const ExpandQuery = Type.Object({ expand: Type.Optional(StringEnum(['values'])) });
+const Expand = StringEnum(['values'], { description: '`values`: each attribute with its values (else without them)' });
+export const ExpandQuery = Type.Object({ expand: Type.Optional(Expand) });
 export const ATTRIBUTE_SORTS = ['createdAt', 'name'] as const;
-export const AttributeListQuery = ListQuery(ATTRIBUTE_SORTS, { expand: Type.Optional(StringEnum(['values'])) });
+export const AttributeListQuery = ListQuery(ATTRIBUTE_SORTS, { expand: Type.Optional(Expand) });
 export type AttributeListQuery = Static<typeof AttributeListQuery>;
 
 export const AttributeEnvelope = Envelope(Attribute);

@@ -14,6 +14,9 @@ export interface Api {
   json<T>(method: string, path: string): Promise<T>;
 }
 
+/** The WHATWG fetch (a parameter named `fetch` cannot name its own type). */
+type Fetch = typeof fetch;
+
 const MAX_RATE_LIMIT_WAITS = 20;
 
 /** `STOREFRONT_URL` (the server, with or without /api/v1) and `STOREFRONT_API_KEY` (an API key or an access token). */
@@ -59,7 +62,7 @@ function createApi(base: string, key: string): Api {
   };
 }
 
-async function send(fetch: typeof globalThis.fetch, url: string, init: RequestInit & { duplex?: 'half' }): Promise<Response> {
+async function send(fetch: Fetch, url: string, init: RequestInit & { duplex?: 'half' }): Promise<Response> {
   try {
     return await fetch(url, init);
   } catch (error) {

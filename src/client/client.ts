@@ -12,7 +12,7 @@ export interface StorefrontClientOptions extends RetryOptions {
   /** an access token from `POST /auth`, or a function that returns a fresh one */
   token?: string | (() => string | Promise<string>);
   /** a fetch to use instead of the global one (a proxy, a test double) */
-  fetch?: typeof globalThis.fetch;
+  fetch?: typeof fetch;
 }
 
 // The hand-written parts name no component of the document, only `paths` and the envelope's shape, so they
@@ -53,7 +53,7 @@ export function unwrap<R extends { data?: unknown; error?: unknown; response: Re
 
 export type StorefrontClient = Client<paths> & {
   /** The client's fetch (auth, idempotency keys, retries) for calls outside the typed methods, e.g. NDJSON streams. */
-  fetch: typeof globalThis.fetch;
+  fetch: typeof fetch;
   baseUrl: string;
   paginate<P extends ListPath>(path: P, params?: ListParams<P>): AsyncGenerator<Page<ListItem<P>>>;
   items<P extends ListPath>(path: P, params?: ListParams<P>): AsyncGenerator<ListItem<P>>;

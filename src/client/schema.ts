@@ -3697,6 +3697,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -3734,13 +3735,17 @@ export interface operations {
             query?: {
                 /** @description default 1; not together with cursor */
                 page?: number;
+                /** @description records per page, 1 to 250 (default 25) */
                 limit?: number;
+                /** @description case-insensitive substring of the list's searchable fields (`%` and `_` are literal); at most 200 characters */
                 search?: string;
+                /** @description the order: a field ascending, with `-` before it descending (default -createdAt) */
                 sort?: "createdAt" | "-createdAt" | "name" | "-name" | "updatedAt" | "-updatedAt";
                 /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
                 updatedSince?: string;
                 /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
                 cursor?: string;
+                /** @description only attribute sets with this status: `active` or `inactive` */
                 status?: "active" | "inactive";
             };
             header?: {
@@ -3839,6 +3844,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -3897,6 +3903,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -3945,6 +3952,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -3990,13 +3998,17 @@ export interface operations {
             query?: {
                 /** @description default 1; not together with cursor */
                 page?: number;
+                /** @description records per page, 1 to 250 (default 25) */
                 limit?: number;
+                /** @description case-insensitive substring of the list's searchable fields (`%` and `_` are literal); at most 200 characters */
                 search?: string;
+                /** @description the order: a field ascending, with `-` before it descending (default -createdAt) */
                 sort?: "createdAt" | "-createdAt" | "name" | "-name" | "updatedAt" | "-updatedAt";
                 /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
                 updatedSince?: string;
                 /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
                 cursor?: string;
+                /** @description `values`: each attribute with its values (else without them) */
                 expand?: "values";
             };
             header?: {
@@ -4085,6 +4097,7 @@ export interface operations {
     getAttribute: {
         parameters: {
             query?: {
+                /** @description `values`: each attribute with its values (else without them) */
                 expand?: "values";
             };
             header?: {
@@ -4097,6 +4110,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -4155,6 +4169,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -4203,6 +4218,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -4248,14 +4264,19 @@ export interface operations {
             query?: {
                 /** @description default 1; not together with cursor */
                 page?: number;
+                /** @description records per page, 1 to 250 (default 25) */
                 limit?: number;
+                /** @description case-insensitive substring of the list's searchable fields (`%` and `_` are literal); at most 200 characters */
                 search?: string;
+                /** @description the order: a field ascending, with `-` before it descending (default -createdAt) */
                 sort?: "createdAt" | "-createdAt" | "price" | "-price" | "title" | "-title" | "updatedAt" | "-updatedAt";
                 /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
                 updatedSince?: string;
                 /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
                 cursor?: string;
+                /** @description the product with exactly this handle */
                 handle?: string;
+                /** @description only products with this status: `active` or `disabled` */
                 status?: "active" | "disabled";
                 /** @description a collection id: its members, manual or smart */
                 collection?: string;
@@ -4362,6 +4383,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -4420,6 +4442,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -4468,6 +4491,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -4513,8 +4537,11 @@ export interface operations {
             query?: {
                 /** @description default 1; not together with cursor */
                 page?: number;
+                /** @description records per page, 1 to 250 (default 25) */
                 limit?: number;
+                /** @description case-insensitive substring of the list's searchable fields (`%` and `_` are literal); at most 200 characters */
                 search?: string;
+                /** @description the order: a field ascending, with `-` before it descending (default position) */
                 sort?: "createdAt" | "-createdAt" | "position" | "-position" | "updatedAt" | "-updatedAt";
                 /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
                 updatedSince?: string;
@@ -4529,6 +4556,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -4622,7 +4650,9 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the product's identifier (24 hexadecimal characters) */
                 id: string;
+                /** @description the variant's identifier (24 hexadecimal characters) */
                 variantId: string;
             };
             cookie?: never;
@@ -4668,8 +4698,11 @@ export interface operations {
             query?: {
                 /** @description default 1; not together with cursor */
                 page?: number;
+                /** @description records per page, 1 to 250 (default 25) */
                 limit?: number;
+                /** @description case-insensitive substring of the list's searchable fields (`%` and `_` are literal); at most 200 characters */
                 search?: string;
+                /** @description the order: a field ascending, with `-` before it descending (default -createdAt) */
                 sort?: "createdAt" | "-createdAt" | "price" | "-price" | "title" | "-title" | "updatedAt" | "-updatedAt";
                 /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
                 updatedSince?: string;
@@ -4684,6 +4717,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -4718,8 +4752,11 @@ export interface operations {
             query?: {
                 /** @description default 1; not together with cursor */
                 page?: number;
+                /** @description records per page, 1 to 250 (default 25) */
                 limit?: number;
+                /** @description case-insensitive substring of the list's searchable fields (`%` and `_` are literal); at most 200 characters */
                 search?: string;
+                /** @description the order: a field ascending, with `-` before it descending (default -createdAt) */
                 sort?: "createdAt" | "-createdAt" | "title" | "-title" | "updatedAt" | "-updatedAt";
                 /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
                 updatedSince?: string;
@@ -4822,6 +4859,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -4880,6 +4918,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -4928,6 +4967,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -4973,8 +5013,11 @@ export interface operations {
             query?: {
                 /** @description default 1; not together with cursor */
                 page?: number;
+                /** @description records per page, 1 to 250 (default 25) */
                 limit?: number;
+                /** @description case-insensitive substring of the list's searchable fields (`%` and `_` are literal); at most 200 characters */
                 search?: string;
+                /** @description the order: a field ascending, with `-` before it descending (default -createdAt) */
                 sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
                 /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
                 updatedSince?: string;
@@ -5077,6 +5120,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -5135,6 +5179,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -5183,6 +5228,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -5234,6 +5280,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the customer's identifier (24 hexadecimal characters) */
                 customerId: string;
             };
             cookie?: never;
@@ -5276,6 +5323,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the customer's identifier (24 hexadecimal characters) */
                 customerId: string;
             };
             cookie?: never;
@@ -5329,6 +5377,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -5387,6 +5436,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -5442,6 +5492,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -5488,8 +5539,11 @@ export interface operations {
             query?: {
                 /** @description default 1; not together with cursor */
                 page?: number;
+                /** @description records per page, 1 to 250 (default 25) */
                 limit?: number;
+                /** @description case-insensitive substring of the list's searchable fields (`%` and `_` are literal); at most 200 characters */
                 search?: string;
+                /** @description the order: a field ascending, with `-` before it descending (default -createdAt) */
                 sort?: "createdAt" | "-createdAt" | "totalAmount" | "-totalAmount" | "updatedAt" | "-updatedAt";
                 /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
                 updatedSince?: string;
@@ -5623,6 +5677,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -5681,6 +5736,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -5729,6 +5785,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -5772,6 +5829,7 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
+                /** @description events per page, 1 to 250 (default 25) */
                 limit?: number;
                 /** @description comma-separated event types to return, e.g. product.created,order.created */
                 types?: string;
@@ -6070,8 +6128,11 @@ export interface operations {
             query?: {
                 /** @description default 1; not together with cursor */
                 page?: number;
+                /** @description records per page, 1 to 250 (default 25) */
                 limit?: number;
+                /** @description case-insensitive substring of the list's searchable fields (`%` and `_` are literal); at most 200 characters */
                 search?: string;
+                /** @description the order: a field ascending, with `-` before it descending (default -createdAt) */
                 sort?: "createdAt" | "-createdAt" | "url" | "-url" | "updatedAt" | "-updatedAt";
                 /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
                 updatedSince?: string;
@@ -6174,6 +6235,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -6232,6 +6294,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -6280,6 +6343,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -6333,6 +6397,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -6378,6 +6443,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -6421,13 +6487,17 @@ export interface operations {
             query?: {
                 /** @description default 1; not together with cursor */
                 page?: number;
+                /** @description records per page, 1 to 250 (default 25) */
                 limit?: number;
+                /** @description case-insensitive substring of the list's searchable fields (`%` and `_` are literal); at most 200 characters */
                 search?: string;
+                /** @description the order: a field ascending, with `-` before it descending (default -createdAt) */
                 sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
                 /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
                 updatedSince?: string;
                 /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
                 cursor?: string;
+                /** @description only deliveries in this state: pending, succeeded or failed */
                 status?: "pending" | "succeeded" | "failed";
             };
             header?: {
@@ -6438,6 +6508,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -6537,7 +6608,9 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the webhook's identifier (24 hexadecimal characters) */
                 id: string;
+                /** @description the delivery's identifier (24 hexadecimal characters) */
                 deliveryId: string;
             };
             cookie?: never;
@@ -6673,14 +6746,19 @@ export interface operations {
             query?: {
                 /** @description default 1; not together with cursor */
                 page?: number;
+                /** @description records per page, 1 to 250 (default 25) */
                 limit?: number;
+                /** @description case-insensitive substring of the list's searchable fields (`%` and `_` are literal); at most 200 characters */
                 search?: string;
+                /** @description the order: a field ascending, with `-` before it descending (default -createdAt) */
                 sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
                 /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
                 updatedSince?: string;
                 /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
                 cursor?: string;
+                /** @description only jobs in this state: queued, running, succeeded, failed, cancelled */
                 status?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+                /** @description only jobs on this resource: products, collections, customers, orders */
                 resource?: string;
             };
             header?: {
@@ -6730,6 +6808,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -6778,6 +6857,7 @@ export interface operations {
             query?: {
                 /** @description default 1; not together with cursor */
                 page?: number;
+                /** @description records per page, 1 to 250 (default 25) */
                 limit?: number;
                 /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
                 cursor?: string;
@@ -6790,6 +6870,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
@@ -6832,6 +6913,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;

@@ -16,7 +16,7 @@ export interface RetryOptions {
 export interface TransportOptions extends RetryOptions {
   /** an access token or an API key; a function is asked before every attempt (a token you refresh) */
   credential?: string | (() => string | Promise<string>);
-  fetch?: typeof globalThis.fetch;
+  fetch?: typeof fetch;
   /** waits between attempts; tests replace it */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -49,8 +49,8 @@ async function isKeyInUse(response: Response): Promise<boolean> {
   return body?.error?.code === 'IDEMPOTENCY_KEY_IN_USE';
 }
 
-export function createTransport(options: TransportOptions): typeof globalThis.fetch {
-  const send = options.fetch ?? globalThis.fetch;
+export function createTransport(options: TransportOptions): typeof fetch {
+  const send = options.fetch ?? fetch;
   const sleep = options.sleep ?? defaultSleep;
   const retries = options.retries ?? 3;
   const baseDelayMs = options.baseDelayMs ?? 250;

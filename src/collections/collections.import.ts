@@ -1,6 +1,5 @@
 import type { Tx } from '../db/index.js';
 import { invalidField } from '../errors.js';
-import { appendEvents } from '../events/index.js';
 import type { MediaStore } from '../media/index.js';
 import type { ImportLineOptions } from '../shared/index.js';
 import { changesNothing, compileBodyCheck, withoutIgnored } from '../shared/index.js';
@@ -32,20 +31,20 @@ export function importCollectionLine(context: CollectionImportContext) {
     storeId: string,
     line: unknown,
     _text: string,
-    { handling }: ImportLineOptions,
+    { handling, afterWork }: ImportLineOptions,
   ): Promise<'created' | 'updated'> => {
     const input = checkLine(withoutIgnored(line), handling);
     if (input.handle === undefined) throw invalidField('handle', 'is required in an import line: it is the key the line is matched by');
     const handle = suppliedHandle(input.handle);
     const id = handle ? await collectionIdByHandle(trx, storeId, handle) : undefined;
     if (!id) {
-      await appendEvents(trx, storeId, { type: 'collection.created', data: await createCollection(trx, storeId, input, uploads) });
+      await afterWork.append(trx, storeId, { type: 'collection.created', data: await createCollection(trx, storeId, input, uploads) });
       return 'created';
     }
     const current = await currentCollection(id)(trx, storeId);
     // As the service stores them: the title trimmed, the handle slugified (the rest as given).
     if (!changesNothing({ ...input, title: input.title.trim(), handle }, current)) {
-      await appendEvents(trx, storeId, { type: 'collection.updated', data: await updateCollection(trx, storeId, id, input, uploads) });
+      await afterWork.append(trx, storeId, { type: 'collection.updated', data: await updateCollection(trx, storeId, id, input, uploads) });
     }
     return 'updated';
   };

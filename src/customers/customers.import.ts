@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
 import type { Tx } from '../db/index.js';
-import { appendEvents } from '../events/index.js';
 import type { ImportLineOptions } from '../shared/index.js';
 import { Body, changesNothing, compileBodyCheck, hashPassword, Password, suppliedColumns, withoutIgnored } from '../shared/index.js';
 import { CreateCustomerBody, Customer, type UpdateCustomerInput } from './customers.schema.js';
@@ -47,7 +46,7 @@ export async function importCustomerLine(
   storeId: string,
   line: unknown,
   _text: string,
-  { handling }: ImportLineOptions,
+  { handling, afterWork }: ImportLineOptions,
 ): Promise<'created' | 'updated'> {
   const body = withoutIgnored(line);
   const key = keyOf(body);
@@ -56,12 +55,12 @@ export async function importCustomerLine(
     const input = validateLine(body, handling);
     // Memory-hard, so slow; the API hashes before its transaction, an import line has only the batch's.
     const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
-    await appendEvents(trx, storeId, { type: 'customer.created', data: await createCustomer(trx, storeId, input, passwordHash) });
+    await afterWork.append(trx, storeId, { type: 'customer.created', data: await createCustomer(trx, storeId, input, passwordHash) });
     return 'created';
   }
   const profile = profileOf(validateLine(body, handling));
   if (!changesNothing(profile, toCustomerOutput(current))) {
-    await appendEvents(trx, storeId, { type: 'customer.updated', data: await updateCustomer(trx, storeId, current.id, profile) });
+    await afterWork.append(trx, storeId, { type: 'customer.updated', data: await updateCustomer(trx, storeId, current.id, profile) });
   }
   return 'updated';
 }

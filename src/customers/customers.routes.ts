@@ -1,6 +1,7 @@
-import type { EventType, RecordKindFeed } from '../events/index.js';
+import type { RecordKindFeed } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendStoredList, sendWrite } from '../http/index.js';
+import type { EventType } from '../shared/index.js';
 import { DeletedEnvelope, hashPassword, IdParams, ok } from '../shared/index.js';
 import { writeCustomerDocuments } from './customers.documents.js';
 import { CreateCustomerBody, CustomerEnvelope, CustomerListEnvelope, CustomerListQuery, UpdateCustomerBody } from './customers.schema.js';

@@ -19,7 +19,7 @@ export type { Database, Db, PoolStats } from './database.js';
 export { DataDirLockedError } from './lock-file.js';
 export type { Listener, NotificationHandlers } from './notifications.js';
 export { openMigratedDatabase } from './open-migrated.js';
-export { savepoint } from './savepoint.js';
+export { type Savepoint, setSavepoint, type TransactionState } from './savepoint.js';
 export type { DB } from './schema.generated.js';
 export { afterCommit, literal, withCommit } from './statements/deferred.js';
 export { withGenericPlan } from './statements/generic-plan.js';

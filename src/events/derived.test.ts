@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { feedOf, settled } from '../../test/support/feed.fixtures.js';
 import { statementsOf } from '../../test/support/statements.js';
-import { withTx } from '../db/index.js';
-import { appendEvents, noteUpdated } from './record.js';
+import { setSavepoint, withTx } from '../db/index.js';
+import { noteUpdated } from './notes.js';
 
 /**
  * Derived changes (docs/events.md): a write that changes another record's representation moves that
@@ -261,7 +261,7 @@ describe('reading the derived records', () => {
     const statements = await statementsOf(t.database.db, (db) =>
       withTx(db, async (trx) => {
         noteUpdated(trx, store.id, 'product', [...ids, 'ffffffffffffffffffffffff']);
-        await appendEvents(trx, store.id, null);
+        await t.afterWork.append(trx, store.id, null);
       }),
     );
     expect(statements.filter((statement) => /from "products"/.test(statement.sql))).toHaveLength(1);
@@ -271,5 +271,25 @@ describe('reading the derived records', () => {
     const data = await body(store, 'GET', '/events?types=product.updated');
     expect(data.map((event: { data: { id: string } }) => event.data.id)).toEqual(ids);
     expect(data[0].data).toEqual(await body(store, 'GET', `/products/${ids[0]}`));
+  });
+
+  it('a rollback to a savepoint forgets what the work noted after it, and a release keeps it', async () => {
+    const store = await t.newStore();
+    const ids: string[] = [];
+    for (const title of ['Kept', 'Undone', 'Released']) ids.push((await body(store, 'POST', '/products', { title })).id);
+    const [kept, undone, released] = ids;
+    await withTx(t.database.db, async (trx) => {
+      noteUpdated(trx, store.id, 'product', [kept]);
+      const line = await setSavepoint(trx, 'line_one', [t.afterWork]);
+      noteUpdated(trx, store.id, 'product', [undone]);
+      await line.rollBack();
+      const next = await setSavepoint(trx, 'line_two', [t.afterWork]);
+      noteUpdated(trx, store.id, 'product', [released]);
+      await next.release();
+      await t.afterWork.append(trx, store.id, null);
+    });
+    await settled(t);
+    const data = await body(store, 'GET', '/events?types=product.updated');
+    expect(data.map((event: { data: { id: string } }) => event.data.id)).toEqual([kept, released]);
   });
 });

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { withTx } from '../db/index.js';
-import { appendEvents } from './record.js';
 
 /**
  * The feed's promise under concurrency (docs/events.md): a consumer following nextCursor sees every event
@@ -66,13 +65,13 @@ describe.skipIf(engine !== 'postgres')('the feed under concurrent writers', () =
     const release = latch();
     // A: takes its transaction id first (its event is written), then stays open.
     const older = withTx(t.database.db, async (trx) => {
-      await appendEvents(trx, store.id, event({ n: 1 }));
+      await t.afterWork.append(trx, store.id, event({ n: 1 }));
       appended.open();
       await release.opened;
     });
     await appended.opened;
     // B: a later transaction, committed while A is still open.
-    await withTx(t.database.db, (trx) => appendEvents(trx, store.id, event({ n: 2 })));
+    await withTx(t.database.db, (trx) => t.afterWork.append(trx, store.id, event({ n: 2 })));
 
     const early = await page(store, start, 10);
     // B is committed but held back: returning it now would move the cursor past A's position.
@@ -96,7 +95,7 @@ describe.skipIf(engine !== 'postgres')('the feed under concurrent writers', () =
         // Every fourth transaction stays open a long while, so newer ones commit around it.
         const hold = n % 4 === writer % 4 ? 150 : Math.floor(Math.random() * 15);
         await withTx(t.database.db, async (trx) => {
-          for (let i = 0; i < count; i++) await appendEvents(trx, store.id, event({ writer, n, i }));
+          for (let i = 0; i < count; i++) await t.afterWork.append(trx, store.id, event({ writer, n, i }));
           await sleep(hold);
           if (rollBack) throw new Error('rolled back on purpose');
         }).then(

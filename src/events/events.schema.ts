@@ -1,9 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Described, ID_PATTERN, StringEnum, Timestamp } from '../shared/index.js';
-import { EVENT_TYPES } from './types.js';
+import { Described, EVENT_TYPES, ID_PATTERN, StringEnum, Timestamp } from '../shared/index.js';
 
 export const EventsQuery = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 250, default: 25 }),
+  limit: Type.Integer({ minimum: 1, maximum: 250, default: 25, description: 'events per page, 1 to 250 (default 25)' }),
   types: Type.Optional(
     Type.String({ maxLength: 2000, description: `comma-separated event types to return, e.g. product.created,order.created` }),
   ),

@@ -2,9 +2,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { feedOf, settled } from '../../test/support/feed.fixtures.js';
-import { ALL_SCOPES, hasScope, readScopeOfEventType } from '../shared/index.js';
+import { ALL_SCOPES, EVENT_TYPES, hasScope, readScopeOfEventType } from '../shared/index.js';
 import { makeReplayDeliveries } from '../webhooks/feed.sql.js';
-import { EVENT_TYPES } from './types.js';
 
 /**
  * A scope means what it says on every path to the data: the feed shows a credential only the events of

@@ -1,11 +1,11 @@
 import type { Db } from '../db/index.js';
 import { forbidden, invalidField, rateLimited, validationError } from '../errors.js';
-import { iso, mayReadEventType, missingEventScope } from '../shared/index.js';
+import { EVENT_TYPES, isEventType, iso, mayReadEventType, missingEventScope } from '../shared/index.js';
 import { decodeCursor, encodeCursor, type Walk } from './cursor.js';
 import type { Event, EventsQuery } from './events.schema.js';
 import { eventsAfter, positionOf } from './events.sql.js';
 import type { LongPollGate } from './long-poll-gate.js';
-import { EVENT_TYPES, isEventType, type Position, START } from './types.js';
+import { type Position, START } from './types.js';
 import type { FeedWaiters } from './waiters.js';
 
 export interface EventPage {

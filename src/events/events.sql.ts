@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterCommit, type Db, literal, type Tx, withCommit } from '../db/index.js';
-import { newId } from '../shared/index.js';
-import type { NewEvent, Position } from './types.js';
+import { type NewEvent, newId } from '../shared/index.js';
+import type { Position } from './types.js';
 
 /**
  * Every append NOTIFYs this channel with its store's id, sent by PostgreSQL at commit (and not at all on a

@@ -5,7 +5,6 @@ import { type FeedEvent, feedOf, settled } from '../../test/support/feed.fixture
 import { inlineDocument } from '../../test/support/openapi.js';
 import { withTx } from '../db/index.js';
 import { purgeOldEvents } from './purge.js';
-import { appendEvents } from './record.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -130,7 +129,7 @@ describe('only committed changes, each once', () => {
     const store = await t.newStore();
     const events = await eventsOf(store, () =>
       withTx(t.database.db, async (trx) => {
-        await appendEvents(trx, store.id, { type: 'product.created', data: { id: 'x' } }, { last });
+        await t.afterWork.append(trx, store.id, { type: 'product.created', data: { id: 'x' } }, { last });
         throw new Error('rolled back');
       }).catch(() => undefined),
     );

@@ -1,17 +1,15 @@
 /** The event feed (CONTRACT-level: every committed change is an event): the write side, GET /events, retention. */
 
+export {
+  type AfterWorkOptions,
+  createAfterWork,
+  type RecordKindFeed,
+  type RecordKinds,
+  type RecordLoader,
+} from './after-work.js';
 export { registerEventRoutes } from './events.routes.js';
 export { EventListEnvelope } from './events.schema.js';
 export { FEED_CHANNEL } from './events.sql.js';
 export { newestEventAgeSeconds } from './feed-stats.sql.js';
+export { noteChange, noteUpdated } from './notes.js';
 export { eventPurge, purgeOldEvents } from './purge.js';
-export {
-  appendEvents,
-  forgetNotedChanges,
-  noteChange,
-  noteUpdated,
-  type RecordKindFeed,
-  type RecordLoader,
-  useRecordKinds,
-} from './record.js';
-export { EVENT_TYPES, type EventType, isEventType, type NewEvent, type RecordKind } from './types.js';

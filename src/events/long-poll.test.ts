@@ -5,7 +5,6 @@ import { apiKey } from '../../test/support/collections.fixtures.js';
 import { feedOf } from '../../test/support/feed.fixtures.js';
 import { buildApp } from '../app.js';
 import { withTx } from '../db/index.js';
-import { appendEvents } from './record.js';
 
 /**
  * `GET /events?wait=` (docs/events.md, "Long poll"): held while the page would be empty, answered when an
@@ -123,7 +122,7 @@ describe('GET /events?wait= (long poll)', () => {
         appended = resolve;
       });
       const older = withTx(t.database.db, async (trx) => {
-        await appendEvents(trx, store.id, { type: 'product.updated', data: { id: '000000000000000000000001' } });
+        await t.afterWork.append(trx, store.id, { type: 'product.updated', data: { id: '000000000000000000000001' } });
         appended();
         await released;
       });

@@ -2,8 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
-import type { EventType } from '../events/index.js';
 import type { MediaStore } from '../media/index.js';
+import type { AfterWork, EventType } from '../shared/index.js';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -25,6 +25,8 @@ export interface AppContext {
   config: Config;
   media: MediaStore;
   credentials: Revocations;
+  /** what every write does after its own work: events, derived changes, stored documents (src/shared/after-work.ts) */
+  afterWork: AfterWork;
 }
 
 export interface Auth {

@@ -1,9 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Tx, withTx } from '../db/index.js';
 import { type AppError, errorEnvelope } from '../errors.js';
-import { appendEvents, type EventType } from '../events/index.js';
 import { claimFor, executeOnce, type Recording, sendReplay } from '../idempotency/index.js';
-import { etagOf, ok } from '../shared/index.js';
+import { type AfterWork, type EventType, etagOf, ok } from '../shared/index.js';
 import type { AppContext } from './context.js';
 import { type CurrentLoader, guardedByIfMatch } from './etag.js';
 
@@ -42,7 +41,7 @@ export async function sendWrite<T>(
   const { status = 200, current: loader, eventData, recordAs } = typeof options === 'number' ? { status: options } : options;
   const { storeId } = request.auth;
   const current = oncePerTransaction(loader);
-  const guarded = withEvent(request, { current, eventData }, guardedByIfMatch(request, current, work));
+  const guarded = withEvent(ctx.afterWork, request, { current, eventData }, guardedByIfMatch(request, current, work));
   const claim = claimFor(request);
   if (!claim) {
     const data = await withTx(ctx.db, (trx) => guarded(trx, storeId));
@@ -52,7 +51,9 @@ export async function sendWrite<T>(
   const record = (outcome: { data: T } | { error: AppError }) =>
     recordingOf(request, reply, status, 'data' in outcome && recordAs ? { data: recordAs(outcome.data) } : outcome);
   const ttlSeconds = ctx.config.idempotencyTtl;
-  const execution = await withTx(ctx.db, (trx) => executeOnce(trx, (t) => guarded(t, storeId), { storeId, claim, ttlSeconds, record }));
+  const execution = await withTx(ctx.db, (trx) =>
+    executeOnce(trx, (t) => guarded(t, storeId), { storeId, claim, ttlSeconds, record, states: [ctx.afterWork] }),
+  );
   if ('replay' in execution) {
     sendReplay(reply, claim, execution.replay);
     return undefined;
@@ -67,14 +68,19 @@ export async function sendWrite<T>(
  * transaction: a rolled-back write has none, a replay never runs this. A delete's data is the record as
  * it was (the route's `current` loader, read before the work); without a loader, what the work returned.
  */
-function withEvent<T>(request: FastifyRequest, sources: Pick<WriteOptions<T>, 'current' | 'eventData'>, work: WriteWork<T>): WriteWork<T> {
+function withEvent<T>(
+  afterWork: AfterWork,
+  request: FastifyRequest,
+  sources: Pick<WriteOptions<T>, 'current' | 'eventData'>,
+  work: WriteWork<T>,
+): WriteWork<T> {
   const type = request.routeOptions.config.event;
   if (!type) return work;
   return async (trx, storeId) => {
     const before = isDelete(type) && sources.current ? await sources.current(trx, storeId) : null;
     const result = await work(trx, storeId);
     const data = before ?? (sources.eventData ? await sources.eventData(trx, storeId) : recordOf(result, request));
-    await appendEvents(trx, storeId, { type, data }, { last: true });
+    await afterWork.append(trx, storeId, { type, data }, { last: true });
     return result;
   };
 }

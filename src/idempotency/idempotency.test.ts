@@ -230,7 +230,7 @@ describe('idempotency keys: concurrency and atomicity', () => {
             .insertInto('admins')
             .values({ store_id: store.id, id: adminId, email: `${adminId}@x.test`, password_hash: 'h' })
             .execute(),
-        { storeId: store.id, claim, ttlSeconds: 60, record: () => ({ status: 201, body: '{}', etag: null }) },
+        { storeId: store.id, claim, ttlSeconds: 60, record: () => ({ status: 201, body: '{}', etag: null }), states: [] },
       );
       throw new Error('the process died before COMMIT');
     });

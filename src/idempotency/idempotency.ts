@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { type Db, savepoint, type Tx } from '../db/index.js';
+import { type Db, setSavepoint, type TransactionState, type Tx } from '../db/index.js';
 import { type AppError, toAppError } from '../errors.js';
 import { findRecord, type RecordedOutcome, saveRecord, tryLockKey } from './idempotency.sql.js';
 import { claimOf, type KeyClaim, keyInUse, keyReused } from './keys.js';
@@ -61,6 +61,8 @@ interface OnceOptions<T> {
   ttlSeconds: number;
   /** the response the data or the error will be, as it will be sent */
   record: (outcome: { data: T } | { error: AppError }) => Recording;
+  /** what the write keeps beside the database (the after-work's noted changes): undone with a recorded 4xx */
+  states: readonly TransactionState[];
 }
 
 /**
@@ -70,11 +72,11 @@ interface OnceOptions<T> {
  * write; a recorded 4xx undoes the write's partial work (savepoint) but keeps its record.
  */
 export async function executeOnce<T>(trx: Tx, write: (trx: Tx) => Promise<T>, options: OnceOptions<T>): Promise<Execution<T>> {
-  const { storeId, claim, ttlSeconds, record } = options;
+  const { storeId, claim, ttlSeconds, record, states } = options;
   if (!(await tryLockKey(trx, storeId, claim.key))) throw keyInUse();
   const recorded = await findRecord(trx, storeId, claim.key);
   if (recorded) return { replay: recorded };
-  await savepoint.set(trx, 'idempotent_write');
+  const point = await setSavepoint(trx, 'idempotent_write', states);
   try {
     const data = await write(trx);
     await saveRecord(trx, storeId, claim, record({ data }), ttlSeconds);
@@ -82,7 +84,7 @@ export async function executeOnce<T>(trx: Tx, write: (trx: Tx) => Promise<T>, op
   } catch (error) {
     const appError = toAppError(error as never);
     if (!isRecorded(appError.status)) throw error;
-    await savepoint.rollbackTo(trx, 'idempotent_write');
+    await point.rollBack();
     await saveRecord(trx, storeId, claim, record({ error: appError }), ttlSeconds);
     return { error };
   }

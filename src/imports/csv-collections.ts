@@ -1,6 +1,5 @@
 import { collectionIdByHandle } from '../collections/index.js';
-import { savepoint, type Tx } from '../db/index.js';
-import { forgetNotedChanges } from '../events/index.js';
+import { setSavepoint, type Tx } from '../db/index.js';
 import type { ImportLineHandler, ImportLineOptions } from '../shared/index.js';
 import { suppliedSlug } from '../shared/index.js';
 
@@ -19,7 +18,7 @@ export async function joinCollections(
   createCollection: ImportLineHandler,
   options: ImportLineOptions,
 ): Promise<{ value: unknown; text: string }> {
-  await savepoint.set(trx, 'import_collections');
+  const point = await setSavepoint(trx, 'import_collections', [options.afterWork]);
   try {
     const ids: string[] = [];
     for (const path of paths) {
@@ -36,12 +35,11 @@ export async function joinCollections(
       }
       if (parent && !ids.includes(parent)) ids.push(parent);
     }
-    await savepoint.release(trx, 'import_collections');
+    await point.release();
     const value = { ...(parsed.value as Record<string, unknown>), selectedCollections: ids };
     return { value, text: JSON.stringify(value) };
   } catch (error) {
-    await savepoint.rollbackTo(trx, 'import_collections');
-    forgetNotedChanges(trx);
+    await point.rollBack();
     throw error;
   }
 }

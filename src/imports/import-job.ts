@@ -1,11 +1,17 @@
 import type { Config } from '../config.js';
-import { savepoint, type Tx } from '../db/index.js';
+import { setSavepoint, type Tx } from '../db/index.js';
 import { AppError, toAppError } from '../errors.js';
-import { forgetNotedChanges } from '../events/index.js';
 import { type BatchOutcome, type JobErrorInput, JobFailure, type JobKind, type JobRow } from '../jobs/index.js';
 import type { MediaStore } from '../media/index.js';
 import { layoutNamed } from '../platforms/index.js';
-import type { ImportBatchApplier, ImportBatchResult, ImportHandler, ImportLineHandler, ImportLineOptions } from '../shared/index.js';
+import type {
+  AfterWork,
+  ImportBatchApplier,
+  ImportBatchResult,
+  ImportHandler,
+  ImportLineHandler,
+  ImportLineOptions,
+} from '../shared/index.js';
 import { jsonNestsDeeperThan, tooDeep } from '../shared/index.js';
 import type { CsvParams } from './csv.js';
 import { joinCollections } from './csv-collections.js';
@@ -25,6 +31,8 @@ import type { UploadStore } from './upload.js';
 export interface ImportContext {
   config: Config;
   media: MediaStore;
+  /** the app's after-work (src/shared/after-work.ts): every line's events go through it */
+  afterWork: AfterWork;
 }
 
 /** Per resource: its line handler alone, or with a batch applier (src/imports/types.ts). */
@@ -43,6 +51,8 @@ export interface ImportJobSettings {
   /** milliseconds of work per batch, at most (the line that crosses it ends the batch) */
   batchMs: number;
   log: { error(object: object, message: string): void };
+  /** the app's after-work, given to every line and batch, told what a rolled-back savepoint undoes */
+  afterWork: AfterWork;
   /** told the lines of each committed batch (GET /metrics) */
   onLinesCommitted?: (lines: number) => void;
 }
@@ -52,8 +62,9 @@ const BLANK = /^[ \t\r]*$/;
 const uploadOf = (params: Record<string, unknown>) => String(params.file);
 
 /** The line options the upload stored with its job (a job stored before they existed is strict). */
-const lineOptionsOf = (params: Record<string, unknown>): ImportLineOptions => ({
+const lineOptionsOf = (params: Record<string, unknown>, afterWork: AfterWork): ImportLineOptions => ({
   handling: params.handling === 'lenient' ? 'lenient' : 'strict',
+  afterWork,
 });
 
 export function importJobKind(settings: ImportJobSettings): JobKind {
@@ -62,7 +73,7 @@ export function importJobKind(settings: ImportJobSettings): JobKind {
       const given = settings.handlers[job.resource];
       if (!given) throw new JobFailure(`imports of ${job.resource} are not supported`);
       const handler = handlerOf(given);
-      const options = lineOptionsOf(job.params);
+      const options = lineOptionsOf(job.params, settings.afterWork);
       const dryRun = job.params.dryRun === true ? new DryRunKeys(job.resource, job.store_id, job.id) : null;
       const lines = await openLines(job, settings);
       let batch: FileLine[] = [];
@@ -75,7 +86,7 @@ export function importJobKind(settings: ImportJobSettings): JobKind {
         const going = await commitBatch(async (trx) => {
           const work = () => applyBatch(trx, job.store_id, handler, batch, options, settings, dryRun ? { trx, keys: dryRun } : null);
           dryRun?.forget();
-          const outcome = dryRun ? await rolledBack(trx, work) : await work();
+          const outcome = dryRun ? await rolledBack(trx, settings.afterWork, work) : await work();
           await dryRun?.save(trx);
           applied = outcome.applied;
           processed = outcome.progress.processed;
@@ -113,11 +124,10 @@ async function openLines(job: JobRow, settings: ImportJobSettings): Promise<Asyn
 }
 
 /** A dry run's batch: applied as a real one, then rolled back to a savepoint with the events it noted. */
-async function rolledBack<T>(trx: Tx, work: () => Promise<T>): Promise<T> {
-  await savepoint.set(trx, 'dry_run');
+async function rolledBack<T>(trx: Tx, afterWork: AfterWork, work: () => Promise<T>): Promise<T> {
+  const point = await setSavepoint(trx, 'dry_run', [afterWork]);
   const outcome = await work();
-  await savepoint.rollbackTo(trx, 'dry_run');
-  forgetNotedChanges(trx);
+  await point.rollBack();
   return outcome;
 }
 
@@ -230,10 +240,10 @@ async function applyBatchPart(
   const results: ImportBatchResult[] = lines.map(() => null);
   const parsed = read.flatMap((lineRead, index) => (isParsed(lineRead) ? [{ index, line: lines[index].line, ...lineRead }] : []));
   if (parsed.length === 0) return results;
-  await savepoint.set(trx, 'import_batch');
+  const point = await setSavepoint(trx, 'import_batch', [options.afterWork]);
   try {
     const applied = await batch(trx, storeId, parsed, options);
-    await savepoint.release(trx, 'import_batch');
+    await point.release();
     parsed.forEach(({ index }, i) => {
       results[index] = applied[i] ?? null;
     });
@@ -241,8 +251,7 @@ async function applyBatchPart(
   } catch (error) {
     // The database going away (or a deadlock) is the batch's failure: the whole batch is retried.
     if (toAppError(error as Parameters<typeof toAppError>[0]).status === 503) throw error;
-    await savepoint.rollbackTo(trx, 'import_batch');
-    forgetNotedChanges(trx);
+    await point.rollBack();
     settings.log.error({ err: error, line: parsed[0].line }, 'import batch applier failed: its lines are applied one by one');
     return lines.map(() => null);
   }
@@ -262,17 +271,16 @@ async function applyLine(
   options: ImportLineOptions,
   settings: ImportJobSettings,
 ) {
-  await savepoint.set(trx, 'import_line');
+  const point = await setSavepoint(trx, 'import_line', [options.afterWork]);
   try {
     const outcome = await handler(trx, storeId, parsed.value, parsed.text, options);
-    await savepoint.release(trx, 'import_line');
+    await point.release();
     return outcome;
   } catch (error) {
     const appError = toAppError(error as Parameters<typeof toAppError>[0]);
     // The database going away (or a deadlock) is the batch's failure, not the line's: the batch is retried.
     if (appError.status === 503) throw error;
-    await savepoint.rollbackTo(trx, 'import_line');
-    forgetNotedChanges(trx);
+    await point.rollBack();
     if (appError.status >= 500) settings.log.error({ err: error, line: line.line }, 'import line failed with an internal error');
     return errorRow(line, appError);
   }

@@ -30,6 +30,7 @@ export function importJobKinds(
       batchLines: batch.lines,
       batchMs: batch.ms,
       log,
+      afterWork: ctx.afterWork,
       onLinesCommitted,
     }),
   };

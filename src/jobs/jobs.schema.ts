@@ -50,8 +50,10 @@ export type JobError = Static<typeof JobError>;
 
 export const JOB_SORTS = ['createdAt'] as const;
 export const JobListQuery = ListQuery(JOB_SORTS, {
-  status: Type.Optional(StringEnum(JOB_STATUSES)),
-  resource: Type.Optional(Type.String({ maxLength: 64 })),
+  status: Type.Optional(StringEnum(JOB_STATUSES, { description: `only jobs in this state: ${JOB_STATUSES.join(', ')}` })),
+  resource: Type.Optional(
+    Type.String({ maxLength: 64, description: 'only jobs on this resource: products, collections, customers, orders' }),
+  ),
 });
 export type JobListQuery = Static<typeof JobListQuery>;
 

@@ -1,7 +1,6 @@
-import { savepoint, type Tx } from '../db/index.js';
+import { setSavepoint, type Tx } from '../db/index.js';
 import { AppError, invalidField } from '../errors.js';
-import { appendEvents, forgetNotedChanges } from '../events/index.js';
-import type { ImportBatchApplier, ImportBatchResult, ImportHandler, ImportLineOptions } from '../shared/index.js';
+import type { AfterWork, ImportBatchApplier, ImportBatchResult, ImportHandler, ImportLineOptions } from '../shared/index.js';
 import { changesNothing, compileBodyCheck, IGNORED_IN_LINES, mergeCustomFields, suppliedColumns, withoutIgnored } from '../shared/index.js';
 import { CreateOrderBody, type CreateOrderInput, Order, type UpdateOrderInput } from './orders.schema.js';
 import { createOrder, updateOrder } from './orders.service.js';
@@ -69,18 +68,18 @@ function linked(input: CreateOrderInput, customers: ReadonlyMap<string, string>)
  * would get a generated number and every re-import would create it again. A matched line that would change
  * nothing writes nothing.
  */
-async function upsertOrder(trx: Tx, storeId: string, input: CreateOrderInput): Promise<'created' | 'updated'> {
+async function upsertOrder(trx: Tx, storeId: string, input: CreateOrderInput, afterWork: AfterWork): Promise<'created' | 'updated'> {
   const key = input.customOrderId?.trim();
   if (!key) throw invalidField('customOrderId', 'is required in an import line: it is the key the line is matched by');
   const current = await lockOrderByNumber(trx, storeId, key);
   if (!current) {
-    await appendEvents(trx, storeId, { type: 'order.created', data: await createOrder(trx, storeId, input) });
+    await afterWork.append(trx, storeId, { type: 'order.created', data: await createOrder(trx, storeId, input) });
     return 'created';
   }
   const changes = changesOf(input);
   const shown = toOrderOutput(current);
   if (!changesNothing(shownAfter(changes, shown), shown)) {
-    await appendEvents(trx, storeId, { type: 'order.updated', data: await updateOrder(trx, storeId, current.id, changes) });
+    await afterWork.append(trx, storeId, { type: 'order.updated', data: await updateOrder(trx, storeId, current.id, changes) });
   }
   return 'updated';
 }
@@ -95,25 +94,24 @@ export async function importOrderLine(
   storeId: string,
   line: unknown,
   _text: string,
-  { handling }: ImportLineOptions,
+  { handling, afterWork }: ImportLineOptions,
 ): Promise<'created' | 'updated'> {
   const input = checkLine(line, handling);
   const email = emailToLink(input);
-  return upsertOrder(trx, storeId, linked(input, await customerIdsByEmail(trx, storeId, email ? [email] : [])));
+  return upsertOrder(trx, storeId, linked(input, await customerIdsByEmail(trx, storeId, email ? [email] : [])), afterWork);
 }
 
 /** One line inside the batch, under its own savepoint: its outcome, or its AppError (its writes undone). */
-async function upsertAlone(trx: Tx, storeId: string, input: CreateOrderInput): Promise<ImportBatchResult> {
-  await savepoint.set(trx, 'import_order');
+async function upsertAlone(trx: Tx, storeId: string, input: CreateOrderInput, afterWork: AfterWork): Promise<ImportBatchResult> {
+  const point = await setSavepoint(trx, 'import_order', [afterWork]);
   try {
-    const outcome = await upsertOrder(trx, storeId, input);
-    await savepoint.release(trx, 'import_order');
+    const outcome = await upsertOrder(trx, storeId, input, afterWork);
+    await point.release();
     return outcome;
   } catch (error) {
     // anything but the API's own 4xx (a constraint, the database going away) leaves the batch to the per-line handler
     if (!(error instanceof AppError) || error.status >= 500) throw error;
-    await savepoint.rollbackTo(trx, 'import_order');
-    forgetNotedChanges(trx);
+    await point.rollBack();
     return error;
   }
 }
@@ -122,7 +120,7 @@ async function upsertAlone(trx: Tx, storeId: string, input: CreateOrderInput): P
  * The orders’ batch applier (src/shared/import-lines.ts): the batch's customers looked up by email in one
  * statement instead of one per line, then each line in file order as importOrderLine would apply it.
  */
-const importOrderBatch: ImportBatchApplier = async (trx, storeId, lines, { handling }) => {
+const importOrderBatch: ImportBatchApplier = async (trx, storeId, lines, { handling, afterWork }) => {
   const checked = lines.map((line) => {
     try {
       return checkLine(line.value, handling);
@@ -137,7 +135,8 @@ const importOrderBatch: ImportBatchApplier = async (trx, storeId, lines, { handl
   });
   const customers = await customerIdsByEmail(trx, storeId, emails);
   const results: ImportBatchResult[] = [];
-  for (const input of checked) results.push(input instanceof AppError ? input : await upsertAlone(trx, storeId, linked(input, customers)));
+  for (const input of checked)
+    results.push(input instanceof AppError ? input : await upsertAlone(trx, storeId, linked(input, customers), afterWork));
   return results;
 };
 

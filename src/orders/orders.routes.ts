@@ -1,6 +1,6 @@
-import type { EventType } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
+import type { EventType } from '../shared/index.js';
 import { DeletedEnvelope, ErrorEnvelope, IdParams, ok, okList } from '../shared/index.js';
 import { CreateOrderBody, OrderEnvelope, OrderListEnvelope, OrderListQuery, UpdateOrderBody } from './orders.schema.js';
 import { createOrder, currentOrder, deleteOrder, getOrder, listOrders, updateOrder } from './orders.service.js';

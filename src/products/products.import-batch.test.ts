@@ -178,7 +178,7 @@ describe('batch import: file order', () => {
     const apply = importProductBatch({ config: t.config, media: createMediaStore(t.config, t.database) }, (given) => dates[given.line - 1]);
     const values = [line('past1'), line('past2')];
     const lines = values.map((value, index) => ({ line: index + 1, value, text: JSON.stringify(value) }));
-    const results = await withTx(t.database.db, (trx) => apply(trx, store.id, lines, { handling: 'strict' }));
+    const results = await withTx(t.database.db, (trx) => apply(trx, store.id, lines, { handling: 'strict', afterWork: t.afterWork }));
     expect(results).toEqual(['created', 'created']);
     for (const [index, handle] of ['past1', 'past2'].entries()) {
       const [product] = (await t.call(store, 'GET', `/products?handle=${handle}`)).body.data;

@@ -2,8 +2,7 @@ import type { RawBuilder } from 'kysely';
 import { type OptionValues, optionValueIds } from '../attributes/index.js';
 import type { Tx } from '../db/index.js';
 import { AppError } from '../errors.js';
-import { appendEvents } from '../events/index.js';
-import type { ImportBatchApplier, ImportBatchLine, ImportBatchResult, ImportLineOptions } from '../shared/index.js';
+import type { AfterWork, ImportBatchApplier, ImportBatchLine, ImportBatchResult, ImportLineOptions } from '../shared/index.js';
 import { addValueLinks } from './option-attributes.js';
 import type { ProductOption } from './options.js';
 import { type ProductContext, prepareProduct } from './product-input.js';
@@ -102,7 +101,7 @@ export function importProductBatch(ctx: ProductContext, createdAt: CreationTime 
       else if (plan) planned.push({ ...plan, index });
       else leftBefore = true;
     }
-    const created = await createProducts(trx, storeId, planned);
+    const created = await createProducts(trx, storeId, planned, options.afterWork);
     for (const product of planned) results[product.index] = created.has(product.values.id) ? 'created' : null;
     return results;
   };
@@ -150,7 +149,7 @@ async function planProduct(
  * Writes the planned products set-based and appends their events; returns the ids of those created (a
  * handle another writer took meanwhile is skipped by ON CONFLICT: its line goes one by one).
  */
-async function createProducts(trx: Tx, storeId: string, planned: PlannedProduct[]): Promise<Set<string>> {
+async function createProducts(trx: Tx, storeId: string, planned: PlannedProduct[], afterWork: AfterWork): Promise<Set<string>> {
   if (planned.length === 0) return new Set();
   const rows = new Map(
     (
@@ -183,7 +182,7 @@ async function createProducts(trx: Tx, storeId: string, planned: PlannedProduct[
     events.push({ type: 'product.created' as const, data: toProductOutput(row, own.map(toVariantOutput), []) });
   }
   await insertVariantValueLinks(trx, storeId, links.variantIds, links.valueIds);
-  await appendEvents(trx, storeId, events);
+  await afterWork.append(trx, storeId, events);
   return new Set(inserted.map((product) => product.values.id));
 }
 

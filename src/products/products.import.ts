@@ -1,5 +1,4 @@
 import type { Tx } from '../db/index.js';
-import { appendEvents } from '../events/index.js';
 import type { ImportHandler, ImportLineOptions, ImportLineOutcome } from '../shared/index.js';
 import type { ProductContext } from './product-input.js';
 import { importProductBatch } from './products.import-batch.js';
@@ -26,11 +25,11 @@ export function importProductLine(ctx: ProductContext): ImportHandler {
     if (existing) {
       if (unchangedSinceImport(existing, input, digest)) return 'updated';
       const product = await updateProduct(trx, storeId, existing.id, input, ctx, digest);
-      await appendEvents(trx, storeId, { type: 'product.updated', data: product });
+      await options.afterWork.append(trx, storeId, { type: 'product.updated', data: product });
       return 'updated';
     }
     const product = await createProduct(trx, storeId, input, ctx, digest);
-    await appendEvents(trx, storeId, { type: 'product.created', data: product });
+    await options.afterWork.append(trx, storeId, { type: 'product.created', data: product });
     return 'created';
   };
   return { line, batch: importProductBatch(ctx) };

@@ -1,8 +1,9 @@
 import { productsInCollection } from '../collections/index.js';
 import { forbidden } from '../errors.js';
-import type { EventType, RecordKindFeed } from '../events/index.js';
+import type { RecordKindFeed } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendStoredList, sendStoredRecord, sendWrite } from '../http/index.js';
+import type { EventType } from '../shared/index.js';
 import { DeletedEnvelope, hasScope, IdParams, ok, okList } from '../shared/index.js';
 import { storedProduct } from './product-documents.sql.js';
 import { currentProduct, currentVariant } from './products.current.js';

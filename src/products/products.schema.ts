@@ -8,11 +8,11 @@ import {
   CustomFieldsSchema,
   Described,
   Envelope,
-  ID_PATTERN,
   ListEnvelope,
   Money,
   Name,
   Nullable,
+  PathId,
   RecordId,
   StringEnum,
   Text,
@@ -248,14 +248,14 @@ export const UpdateVariantBody = Body(VariantFields);
 export type UpdateVariantInput = Static<typeof UpdateVariantBody>;
 
 export const VariantParams = Type.Object({
-  id: Type.String({ pattern: ID_PATTERN }),
-  variantId: Type.String({ pattern: ID_PATTERN }),
+  id: PathId("the product's identifier"),
+  variantId: PathId("the variant's identifier"),
 });
 
 export const PRODUCT_SORTS = ['createdAt', 'price', 'title'] as const;
 export const ProductListQuery = ListQuery(PRODUCT_SORTS, {
-  handle: Type.Optional(ShortText),
-  status: Type.Optional(Status),
+  handle: Type.Optional(Described(ShortText, 'the product with exactly this handle')),
+  status: Type.Optional(Described(Status, 'only products with this status: `active` or `disabled`')),
   collection: Type.Optional(Type.String({ maxLength: 64, description: 'a collection id: its members, manual or smart' })),
   vendor: Type.Optional(Type.String({ maxLength: 255, description: 'exact vendor, case-insensitive' })),
   productType: Type.Optional(Type.String({ maxLength: 255, description: 'exact productType, case-insensitive' })),

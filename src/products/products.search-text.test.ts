@@ -201,7 +201,7 @@ describe('product search text', () => {
     const lines = values.map((value, index) => ({ line: index + 1, value, text: JSON.stringify(value) }));
     let results: unknown[] = [];
     const updates = await productUpdatesOf(async (trx) => {
-      results = await apply(trx, store.id, lines, { handling: 'strict' });
+      results = await apply(trx, store.id, lines, { handling: 'strict', afterWork: t.afterWork });
     });
     expect(results).toEqual(['created', 'created']);
     expect(updates).toBe(0);

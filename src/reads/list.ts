@@ -43,9 +43,17 @@ export function ListQuery<T extends TProperties = Record<never, never>>(
   return Type.Object({
     // no schema default: a page given with a cursor must be seen to be refused
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'default 1; not together with cursor' })),
-    limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: 25 }),
-    search: Type.Optional(Type.String({ maxLength: 200 })),
-    sort: StringEnum(withDescending([...sortKeys, 'updatedAt']), { default: defaultSort }),
+    limit: Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: 25, description: `records per page, 1 to ${MAX_LIMIT} (default 25)` }),
+    search: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: "case-insensitive substring of the list's searchable fields (`%` and `_` are literal); at most 200 characters",
+      }),
+    ),
+    sort: StringEnum(withDescending([...sortKeys, 'updatedAt']), {
+      default: defaultSort,
+      description: `the order: a field ascending, with \`-\` before it descending (default ${defaultSort})`,
+    }),
     updatedSince: Type.Optional(
       Type.String({
         format: 'date-time',

@@ -5,7 +5,9 @@ import type { ErrorDetail } from '../errors.js';
 
 export const ID_PATTERN = '^[0-9a-f]{24}$';
 export const Id = Type.String({ pattern: ID_PATTERN });
-export const IdParams = Type.Object({ id: Type.String({ pattern: ID_PATTERN }) });
+/** A record's id in a path: 24 hexadecimal characters (anything else is a 400, never a 404). */
+export const PathId = (what: string) => Type.String({ pattern: ID_PATTERN, description: `${what} (24 hexadecimal characters)` });
+export const IdParams = Type.Object({ id: PathId("the record's identifier") });
 export const Timestamp = Type.String({ format: 'date-time' });
 /** `schema` with a `description` (what the property is, its unit, default and constraints in words), for the OpenAPI document. */
 export function Described<T extends TSchema>(schema: T, description: string): T {

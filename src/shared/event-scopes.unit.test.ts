@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES } from '../events/types.js';
 import { EVENT_READ_SCOPES, mayReadEventType, missingEventScope, readScopeOfEventType } from './event-scopes.js';
+import { EVENT_TYPES } from './event-types.js';
 
 describe('event read scopes', () => {
   it('maps each kind of event to the read scope of its resource', () => {

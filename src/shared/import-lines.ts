@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Tx } from '../db/index.js';
 import type { AppError } from '../errors.js';
+import type { AfterWork } from './after-work.js';
 import type { Handling } from './input-shape.js';
 
 /**
@@ -44,6 +45,8 @@ export type ImportLineOutcome = 'created' | 'updated';
 export interface ImportLineOptions {
   /** unknown names in a line: refused (the line's error) or, with `Prefer: handling=lenient` on the upload, ignored */
   handling: Handling;
+  /** the app's after-work: a line's events, the derived changes its work noted and stored documents go through it */
+  afterWork: AfterWork;
 }
 
 /**

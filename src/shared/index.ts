@@ -1,6 +1,7 @@
 /** The public surface of src/shared: what other folders may import. */
 
 export { EMAIL, Email, MAX_PASSWORD, MIN_PASSWORD, Password } from './account.schema.js';
+export type { AfterWork } from './after-work.js';
 export { API_KEY_PATTERN, generateApiKey, hashApiKey } from './api-key-format.js';
 export { compileBodyCheck, isStorableDateTime, uniqueDetails, validatorCompiler } from './body-check.js';
 export { canonicalJson, etagOf, etagOfCanonical } from './canonical-json.js';
@@ -23,6 +24,7 @@ export {
   Nullable,
   type Pagination,
   PastTimestamp,
+  PathId,
   pastTimestampDetails,
   RecordId,
   StringEnum,
@@ -44,6 +46,7 @@ export {
 } from './custom-fields.js';
 export { iso, isoOrNull, numberOrNull, ok, okList } from './envelope.js';
 export { EVENT_READ_SCOPES, mayReadEventType, missingEventScope, readScopeOfEventType } from './event-scopes.js';
+export { EVENT_TYPES, type EventType, isEventType, type NewEvent, RECORD_KINDS, type RecordKind } from './event-types.js';
 export { isId, newId } from './ids.js';
 export {
   changesNothing,

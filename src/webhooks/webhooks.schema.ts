@@ -1,14 +1,15 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { EVENT_TYPES } from '../events/index.js';
 import { ListQuery } from '../reads/index.js';
 import {
   Body,
   CreatedAt,
   Described,
   Envelope,
+  EVENT_TYPES,
   ID_PATTERN,
   ListEnvelope,
   Nullable,
+  PathId,
   RecordId,
   StringEnum,
   Text,
@@ -113,13 +114,15 @@ export const DeliveryDetail = Type.Object(
 export type DeliveryDetail = Static<typeof DeliveryDetail>;
 
 export const DeliveryListQuery = ListQuery(['createdAt'] as const, {
-  status: Type.Optional(StringEnum(['pending', 'succeeded', 'failed'] as const)),
+  status: Type.Optional(
+    StringEnum(['pending', 'succeeded', 'failed'] as const, { description: 'only deliveries in this state: pending, succeeded or failed' }),
+  ),
 });
 export type DeliveryListQuery = Static<typeof DeliveryListQuery>;
 
 export const DeliveryParams = Type.Object({
-  id: Type.String({ pattern: ID_PATTERN }),
-  deliveryId: Type.String({ pattern: ID_PATTERN }),
+  id: PathId("the webhook's identifier"),
+  deliveryId: PathId("the delivery's identifier"),
 });
 
 export const WebhookEnvelope = Envelope(Webhook);

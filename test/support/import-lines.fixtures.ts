@@ -1,8 +1,6 @@
-import { sql } from 'kysely';
 import { expect } from 'vitest';
-import { type Tx, withTx } from '../../src/db/index.js';
+import { setSavepoint, type Tx, withTx } from '../../src/db/index.js';
 import { AppError, toAppError } from '../../src/errors.js';
-import { forgetNotedChanges } from '../../src/events/index.js';
 import type { ImportLineOptions } from '../../src/shared/index.js';
 import type { TestContext, TestStore } from '../helpers.js';
 import { type FeedEvent, feedOf } from './feed.fixtures.js';
@@ -18,23 +16,29 @@ export type LineHandler = (
 ) => Promise<'created' | 'updated'>;
 
 /** An upload without a Prefer header: unknown names in a line are its error. */
-export const STRICT_LINE: ImportLineOptions = { handling: 'strict' };
+export const STRICT_LINE = { handling: 'strict' } as const;
 
 /**
  * Runs one line as the import engine does, in a batch of one: under a savepoint, a refused line rolled back
  * to it, its error as the API's (a database error mapped as the error handler maps it), its noted changes
  * forgotten. The batch commits either way, so a refused line must have left nothing behind.
  */
-export function runLine(t: TestContext, store: TestStore, handler: LineHandler, line: unknown, options: ImportLineOptions = STRICT_LINE) {
+export function runLine(
+  t: TestContext,
+  store: TestStore,
+  handler: LineHandler,
+  line: unknown,
+  given: Omit<ImportLineOptions, 'afterWork'> = STRICT_LINE,
+) {
+  const options: ImportLineOptions = { ...given, afterWork: t.afterWork };
   return withTx(t.database.db, async (trx) => {
-    await sql`SAVEPOINT import_line`.execute(trx);
+    const point = await setSavepoint(trx, 'import_line', [t.afterWork]);
     try {
       const outcome = await handler(trx, store.id, line, JSON.stringify(line), options);
-      await sql`RELEASE SAVEPOINT import_line`.execute(trx);
+      await point.release();
       return { outcome };
     } catch (error) {
-      await sql`ROLLBACK TO SAVEPOINT import_line`.execute(trx);
-      forgetNotedChanges(trx);
+      await point.rollBack();
       return { error: toAppError(error as Parameters<typeof toAppError>[0]) };
     }
   }).then((result) => {

@@ -10,7 +10,7 @@ const quiet = { warn: () => undefined, error: () => undefined };
 /** The runner of a test: the app's job kinds, only the store's jobs (the PostgreSQL database is shared). */
 export function runnerOf(t: TestContext) {
   // batches of exactly 100 lines (no time cut on a slow machine), so tests know where each batch ends
-  const ctx = { config: t.config, media: createMediaStore(t.config, t.database) };
+  const ctx = { config: t.config, media: createMediaStore(t.config, t.database), afterWork: t.afterWork };
   const kinds = importJobKinds(ctx, createUploadStore(t.config.dataDir, t.database), quiet, { lines: 100, ms: 3_600_000 });
   return { db: t.database.db, kinds, leaseSeconds: 30, log: quiet };
 }

@@ -38,6 +38,7 @@ async function runImports(t: TestContext, store: TestStore, mode: Mode, log: Log
     batchLines: 100,
     batchMs,
     log,
+    afterWork: t.afterWork,
   });
   const runner = { db: t.database.db, kinds: { import: kind }, leaseSeconds: 30, log: quiet };
   while (await runOneJob(runner, { storeId: store.id })) {}

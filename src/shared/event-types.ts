@@ -1,0 +1,19 @@
+/**
+ * The feed's vocabulary (one type per kind of record and change; variant changes are `product.updated`):
+ * here, beside the scopes that read them (event-scopes.ts), so that a write's contract (after-work.ts), the
+ * HTTP plumbing and the import lines can name an event without importing the feed.
+ */
+export const RECORD_KINDS = ['product', 'collection', 'attribute', 'attributeSet', 'customer', 'address', 'order'] as const;
+export type RecordKind = (typeof RECORD_KINDS)[number];
+const CHANGES = ['created', 'updated', 'deleted'] as const;
+export type EventType = `${RecordKind}.${(typeof CHANGES)[number]}`;
+
+export const EVENT_TYPES: readonly EventType[] = RECORD_KINDS.flatMap((kind) => CHANGES.map((change) => `${kind}.${change}` as const));
+
+export const isEventType = (value: string): value is EventType => (EVENT_TYPES as readonly string[]).includes(value);
+
+/** One event to append: its type and its record as GET returns it (for a delete, as it was). */
+export interface NewEvent {
+  type: EventType;
+  data: object;
+}
