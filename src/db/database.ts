@@ -120,7 +120,7 @@ async function openPglite(dataDir: string, observe?: StatementObserver): Promise
 
 function openPostgres(url: string, poolSize: number, connectTimeoutMs: number, observe?: StatementObserver): Database {
   // JIT compilation pays off for long analytical queries, never for these short ones: a search whose
-  // estimate crossed jit_above_cost spent 90 ms compiling (EXPLAIN at 100k products, docs/performance-history/notebook.md).
+  // estimate crossed jit_above_cost spent 90 ms compiling (EXPLAIN at 100k products; docs/decisions.md, "JIT off").
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: connectTimeoutMs, options: '-c jit=off' });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);

@@ -12,8 +12,8 @@ const SHARED_BUFFERS = '32MB';
 // products row is ~1.7 KB (images, options, custom fields, search text), a 2 KB allocation: at the default
 // target of 100 the 30,000-row sample of a catalog of 30,000+ products touched ~77 MB (the other tables'
 // ANALYZE and a VACUUM 9–21 MB), and a fresh database's import analyzes it as it grows. At 30 it is ~25 MB,
-// and the catalog's plans (list pages, search, status filters) came out the same (docs/performance-history/
-// notebook.md, "PGlite's import memory from a fresh server"). Per-column targets (0021, 0022) still win over it.
+// and the catalog's plans (list pages, search, status filters) came out the same (docs/decisions.md,
+// "PGlite's statistics target"). Per-column targets (0021, 0022) still win over it.
 const STATISTICS_TARGET = '30';
 
 interface Request {

@@ -309,7 +309,7 @@ function keysetOf(order: ListOrder, id: RawBuilder<unknown>): Keyset {
  * The shape it replaces let the planner walk the sort index and test each row against the
  * condition, betting that matches come early: when they sit at the far end (the newest rows match
  * nothing) it tested every row of the store against every match — a nested-loop semi join comparing
- * millions of pairs, seconds per request (docs/performance-history/notebook.md, "Round 2").
+ * millions of pairs, seconds per request (docs/decisions.md, "Searched lists materialize their matches").
  */
 async function runMatchedList<DB, TB extends keyof DB, O>(
   base: SelectQueryBuilder<DB, TB, O>,

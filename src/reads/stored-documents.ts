@@ -38,14 +38,14 @@ export interface DocumentRow {
  * Outside a transaction the reads of one store's documents made in the same turn of the event loop go to
  * PostgreSQL as one statement (DataLoader, its batch sent from `setImmediate`, after every request read in that
  * turn has asked): each statement costs the server a socket write that wakes a backend, a third of a GET's
- * server time on a two-core machine (docs/performance-history/notebook.md, "Issue 26, fifth pass"). A batch is
+ * server time on a two-core machine (docs/decisions.md, "GET by id read in batches"). A batch is
  * one store's, so its statement names its store as every statement does; inside a transaction the read is
  * the transaction's own.
  *
  * One batch of a store's reads is in flight at a time: the reads that arrive while it runs wait for it and go
  * together as the next. Sent as soon as they arrived, they were a statement each whenever the engine answered
  * more slowly than requests came: on the embedded engine, one session, 8,000 GETs by 20 clients made 5,561
- * statements (notebook, "Issue 26, ninth pass"). A waiting read still goes out after it was asked, so it sees
+ * statements (docs/decisions.md, "GET by id read in batches"). A waiting read still goes out after it was asked, so it sees
  * what a read of its own would see.
  */
 export function storedDocument(db: Db, table: DocumentTable, storeId: string, id: string): Promise<StoredDocument | undefined> {
@@ -100,7 +100,7 @@ async function readDocuments(db: Db, table: DocumentTable, storeId: string, ids:
  * The current document of the row of `table.records` a list is reading (that table unaliased), else null: a
  * scalar subquery for the list's select list. Not a join: a page past the first finds its ids by the sort index
  * alone (runList clears the select list for that), and a join naming the row's xmin made that walk read every
- * skipped row from the table (docs/performance-history/notebook.md, Round 5).
+ * skipped row from the table (docs/decisions.md, "Stored documents").
  */
 export function currentDocumentSql(table: DocumentTable) {
   const { documents, records, key } = names(table);

@@ -1,7 +1,7 @@
 /**
  * `Date#toISOString` without the engine's Date builtin: every timestamp of every response goes through
  * here (a list page of 25 products with 9 variants formats ~500), and the builtin was the largest single
- * item of a list request's profile (11.5% of its CPU at 100k products, docs/performance-history/notebook.md). Integer
+ * item of a list request's profile (docs/decisions.md, "Timestamps formatted by hand"). Integer
  * arithmetic and two lookup tables format the same string 4–5× faster. Outside years 0000–9999 the
  * builtin's own format (±YYYYYY) applies, so those go to it.
  */

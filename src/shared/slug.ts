@@ -3,7 +3,7 @@ import slugify from '@sindresorhus/slugify';
 /**
  * Slugs of short texts, kept: every variant's SKU slugs its option values ("Red", "XL"), the same few words
  * on every create, and slugify (transliteration, a dozen regular expressions) was 6% of a create product's
- * server time (notebook, "Issue 26, fourth pass"). Bounded: emptied when full.
+ * server time (docs/decisions.md, "Kept slugs"). Bounded: emptied when full.
  */
 const slugCache = new Map<string, string>();
 const CACHED_SLUGS = 4096;

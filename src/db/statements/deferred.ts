@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 
 /**
- * Statements that travel with their transaction's COMMIT (docs/performance-history/notebook.md, "Events with the commit").
+ * Statements that travel with their transaction's COMMIT (docs/decisions.md, "Statements with the COMMIT").
  *
  * A write's last statement (its event INSERT) needs no answer before the transaction ends, so instead of a
  * round trip of its own it is held by the connection and sent in one simple-protocol message with the
@@ -54,7 +54,7 @@ export type Inline = (text: string, values: readonly unknown[]) => string | unde
  * statements marked `withCommit` wait for the transaction's next parameterless statement, and those marked
  * `afterCommit` follow its COMMIT. With `inline`, the BEGIN is held too and travels with the transaction's
  * first statement, whose parameters are then written in as literals: one round trip less per transaction
- * (docs/performance-history/notebook.md, "BEGIN with the first statement"). `heldResult` is what a held
+ * (docs/decisions.md, "The BEGIN with the first statement"). `heldResult` is what a held
  * statement resolves to (its rows are never read); `last` picks the final statement's result from a
  * multi-statement answer.
  */
@@ -117,8 +117,8 @@ export function literalsWith(format: (value: unknown) => unknown): (values: read
   };
 }
 
-/** What the scan below does not follow: comments, dollar quotes and backslash-escaped quotes. */
-const UNSCANNED = /--|\/\*|\$\$|\\'/;
+/** What the scan below does not follow: comments, dollar quotes (tagged ones too) and backslash-escaped quotes. */
+const UNSCANNED = /--|\/\*|\$\w*\$|\\'/;
 const QUOTED_OR_PLACEHOLDER = /'(?:[^']|'')*'|\$(\d+)/g;
 
 /**

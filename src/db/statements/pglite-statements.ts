@@ -2,7 +2,7 @@ import { type PGlite, parse, protocol, type Results } from '@electric-sql/pglite
 import { PLAN_CHANGED, StatementNames } from './statement-names.js';
 
 /**
- * Statements with parameters, run on PGlite's wire protocol (docs/performance-history/notebook.md, "Round 3: PGlite reads").
+ * Statements with parameters, run on PGlite's wire protocol (docs/decisions.md, "Named prepared statements").
  *
  * `db.query` runs Parse, Describe, Bind, Describe, Execute and Sync as six calls into the WASM engine for
  * every statement, so every read is parsed and planned again. Here a statement named by statement-names.ts

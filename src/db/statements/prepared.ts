@@ -6,7 +6,7 @@ import { GENERIC_PLAN_MARK, genericPlanMessage } from './generic-plan.js';
 import { PLAN_CHANGED, StatementNames } from './statement-names.js';
 
 /**
- * Named prepared statements for the pool (docs/performance-history/notebook.md, recommendation 3): pg prepares a named
+ * Named prepared statements for the pool (docs/decisions.md, "Named prepared statements"): pg prepares a named
  * statement once per connection and afterwards sends only Bind/Execute, so PostgreSQL skips parsing and
  * planning (half of a point read's database time). Which statements get a name: statement-names.ts.
  */
@@ -33,8 +33,8 @@ function executable(client: pg.PoolClient, name: string, text: string, values: r
 /**
  * How a transaction's first statement travels with its BEGIN on this session. A named statement runs as
  * `EXECUTE` of the session's prepared one, so the BEGIN saves its round trip without the statement being
- * parsed and planned on every transaction (a create product's INSERT was: docs/performance-history/notebook.md,
- * "Issue 26, fourth pass"). Where the session has not prepared it yet, nothing is inlined: the BEGIN goes alone
+ * parsed and planned on every transaction (a create product's INSERT was: docs/decisions.md,
+ * "The BEGIN with the first statement"). Where the session has not prepared it yet, nothing is inlined: the BEGIN goes alone
  * and the statement is prepared by its own run, once per session. An unnamed statement is written out with literals.
  */
 function firstStatement(client: pg.PoolClient, executing: { text?: string }): Inline {

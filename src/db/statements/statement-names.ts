@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Which statements get a name and are prepared once per session (docs/performance-history/notebook.md, recommendation 3),
+ * Which statements get a name and are prepared once per session (docs/decisions.md, "Named prepared statements"),
  * shared by both engines: PostgreSQL's pool (prepared.ts) and PGlite's worker (pglite-statements.ts).
  * Statements without parameters (BEGIN, COMMIT, migrations) are never named; a statement whose text
  * varies with a list's length (`in ($1, $2, …)`) stays unnamed, or each length would be prepared on every

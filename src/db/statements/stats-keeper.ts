@@ -20,7 +20,7 @@ import type { DB } from '../schema.generated.js';
  * empty, all of its indexes cost the same, and the check may walk an index on `store_id` alone (e.g.
  * `variants_product_idx`) with `id` as a filter: every entry of the store per checked row. The plan
  * stays until the table's statistics change, so a fresh store loaded through the API slowed from
- * 52 to 5 creates/s by its 2,000th product (docs/performance-history/notebook.md, "Round 2"). An ANALYZE invalidates
+ * 52 to 5 creates/s by its 2,000th product (docs/decisions.md, "The statistics keeper"). An ANALYZE invalidates
  * the cached plans of every session, and with real row counts the primary key wins.
  *
  * How: a Kysely plugin counts, in process, the rows each INSERT/UPDATE/DELETE reports as affected
