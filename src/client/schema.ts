@@ -4601,7 +4601,9 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the product's identifier (24 hexadecimal characters) */
                 id: string;
+                /** @description the variant's identifier (24 hexadecimal characters) */
                 variantId: string;
             };
             cookie?: never;
