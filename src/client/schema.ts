@@ -6553,7 +6553,9 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the webhook's identifier (24 hexadecimal characters) */
                 id: string;
+                /** @description the delivery's identifier (24 hexadecimal characters) */
                 deliveryId: string;
             };
             cookie?: never;
@@ -6713,6 +6715,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
