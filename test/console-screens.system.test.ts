@@ -70,6 +70,7 @@ describe.skipIf(browserSkipReason)(`the console's read screens in chromium${brow
       ['Collections', 'collections'],
       ['Customers', 'customers'],
       ['Orders', 'orders'],
+      ['API keys', 'api-keys'],
     ]) {
       await follow(page, 'link', link);
       await check(name);
@@ -87,7 +88,7 @@ describe.skipIf(browserSkipReason)(`the console's read screens in chromium${brow
     expect(await textOf(page)).toContain(`Classic Tee ${EVIL}`);
     expect(h.outside).toEqual([]);
     expect(h.cspViolations).toEqual([]);
-    expect(visited).toHaveLength(9);
+    expect(visited).toHaveLength(10);
     await page.close();
   }, 180_000);
 });

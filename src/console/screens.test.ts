@@ -155,4 +155,32 @@ describe('console read screens', () => {
       for (const id of Object.values(theirs)) expect(page.body, list).not.toContain(id);
     }
   });
+
+  it('creates an API key shown once, revokes it, and refuses both without the CSRF token', async () => {
+    const before = (await t.call(store, 'GET', '/api-keys')).body.data.length;
+    expect((await console.post('/console/api-keys', { name: 'no token', scopes: 'products:read' })).status).toBe(403);
+    expect((await t.call(store, 'GET', '/api-keys')).body.data.length).toBe(before);
+
+    const created = await console.post('/console/api-keys', { _csrf: console.csrf, name: `sync ${EVIL}`, scopes: 'products:read' });
+    expect(created.status).toBe(200);
+    const key = /(sfk_[A-Za-z0-9]{32,})/.exec(created.body)?.[1] as string;
+    expect(key).toBeTruthy();
+    expectInert(created.body, 'created key');
+    expect((await t.call(key, 'GET', '/products')).status).toBe(200);
+    const list = await console.get('/console/api-keys');
+    expect(list.body).not.toContain(key);
+    expect(list.body).toContain('>Create key</button>');
+
+    const id = (await t.call(store, 'GET', '/api-keys')).body.data.find((k: { name: string }) => k.name === `sync ${EVIL}`).id;
+    expect((await console.post(`/console/api-keys/${id}/revoke`, {})).status).toBe(403);
+    expect((await t.call(key, 'GET', '/products')).status).toBe(200);
+    const revoked = await console.post(`/console/api-keys/${id}/revoke`, { _csrf: console.csrf });
+    expect(revoked.status).toBe(303);
+    expect((await t.call(key, 'GET', '/products')).status).toBe(401);
+
+    const other = await t.newStore();
+    const theirs = await seedRecords(t, other);
+    expect((await console.post(`/console/api-keys/${theirs.apiKey}/revoke`, { _csrf: console.csrf })).status).toBe(404);
+    expect((await t.call(theirs.apiKeyValue, 'GET', '/products')).status).toBe(200);
+  });
 });

@@ -1,3 +1,4 @@
+import { registerApiKeysScreen } from './api-keys.screen.js';
 import { registerCollectionsScreen } from './collections.screen.js';
 import { registerCustomersScreen } from './customers.screen.js';
 import { registerExportsScreen } from './exports.screen.js';
@@ -24,4 +25,5 @@ export function registerScreens(router: ConsoleRouter, deps: ScreenDeps): void {
   registerExportsScreen(router, deps);
   registerWebhooksScreen(router, deps);
   registerRequestsScreen(router, deps);
+  registerApiKeysScreen(router, deps);
 }

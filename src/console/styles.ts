@@ -24,6 +24,8 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 pre.json { background: var(--bg); border: 1px solid var(--line); padding: .75rem; overflow: auto; max-height: 32rem; font-size: 13px; }
 form.inline { display: inline; }
 form.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: flex-end; margin-bottom: 1rem; }
+label.inline { display: inline-block; font-weight: 400; margin-right: .75rem; }
+fieldset { border: 1px solid var(--line); margin: .5rem 0; }
 label { display: block; font-weight: 600; margin-bottom: .15rem; }
 input, select, button { font: inherit; padding: .35rem .5rem; border: 1px solid #8c959f; border-radius: 4px; background: #fff; color: var(--fg); }
 button { background: var(--accent); color: #fff; border-color: var(--accent); cursor: pointer; }
