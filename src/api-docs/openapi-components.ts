@@ -118,6 +118,7 @@ const ERROR_MESSAGES: Record<string, string> = {
   NOT_FOUND: 'Product not found',
   IDEMPOTENCY_KEY_IN_USE: 'A request with this Idempotency-Key is still being processed; retry shortly',
   INSUFFICIENT_STOCK: 'Not enough stock for every item: nothing was ordered and no stock changed',
+  REPLAY_IN_PROGRESS: 'This webhook has a replay running: stop it (DELETE /webhooks/{id}/replay) or wait for its end',
   PRECONDITION_FAILED: 'The record changed since the version in If-Match; nothing was changed',
   PAYLOAD_TOO_LARGE: 'The body is larger than the limit',
   UNSUPPORTED_MEDIA_TYPE: 'The body must be application/json',

@@ -107,7 +107,7 @@ export const ERROR_STATUSES: Record<string, { description: string; codes: string
   },
   403: { description: 'FORBIDDEN: the credential may not call this operation', codes: ['FORBIDDEN'] },
   404: { description: 'NOT_FOUND: no such record in this store (or an id that is not an id)', codes: ['NOT_FOUND'] },
-  409: { description: 'Conflict', codes: ['IDEMPOTENCY_KEY_IN_USE', 'INSUFFICIENT_STOCK'] },
+  409: { description: 'Conflict', codes: ['IDEMPOTENCY_KEY_IN_USE', 'INSUFFICIENT_STOCK', 'REPLAY_IN_PROGRESS'] },
   412: { description: 'PRECONDITION_FAILED', codes: ['PRECONDITION_FAILED'] },
   413: { description: 'PAYLOAD_TOO_LARGE: the body is over the limit', codes: ['PAYLOAD_TOO_LARGE'] },
   415: { description: 'UNSUPPORTED_MEDIA_TYPE: the body is not application/json', codes: ['UNSUPPORTED_MEDIA_TYPE'] },

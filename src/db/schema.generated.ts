@@ -406,11 +406,14 @@ export interface WebhookDeliveryAttempts {
 }
 
 export interface WebhookReplays {
+  attempts: Generated<number>;
   created_at: Generated<Timestamp>;
   cursor_seq: Int8;
   cursor_xid: string;
   end_xid: string;
   id: string;
+  next_attempt_at: Generated<Timestamp>;
+  sent: Generated<Int8>;
   since: Timestamp | null;
   store_id: string;
   until: Timestamp | null;

@@ -1,6 +1,6 @@
 import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
-import { DeletedEnvelope, IdParams, ok, okList } from '../shared/index.js';
+import { DeletedEnvelope, ErrorEnvelope, IdParams, ok, okList } from '../shared/index.js';
 import {
   CreatedWebhookEnvelope,
   CreateWebhookBody,
@@ -28,6 +28,7 @@ import {
   replayWebhook,
   retryDelivery,
   sendTestEvent,
+  stopReplay,
   updateWebhook,
 } from './webhooks.service.js';
 
@@ -112,7 +113,10 @@ export async function registerWebhookRoutes(app: App, ctx: AppContext): Promise<
         summary: 'Deliver the retained events of a range again (after an event, since and/or until a time)',
         params: IdParams,
         body: ReplayBody,
-        response: { 202: ReplayQueuedEnvelope },
+        response: {
+          202: ReplayQueuedEnvelope,
+          409: { ...ErrorEnvelope, description: 'REPLAY_IN_PROGRESS: this webhook has a replay running (one at a time)' },
+        },
       },
     },
     (request, reply) =>
@@ -123,6 +127,20 @@ export async function registerWebhookRoutes(app: App, ctx: AppContext): Promise<
         (trx, storeId) => replayWebhook(trx, storeId, request.params.id, request.body, request.auth.scopes),
         202,
       ),
+  );
+  app.delete(
+    '/webhooks/:id/replay',
+    {
+      config: write,
+      schema: {
+        tags,
+        operationId: 'stopWebhookReplay',
+        summary: "Stop this webhook's running replay (what it has not sent yet is not sent)",
+        params: IdParams,
+        response: { 200: DeletedEnvelope },
+      },
+    },
+    (request, reply) => sendWrite(ctx, request, reply, (trx, storeId) => stopReplay(trx, storeId, request.params.id)),
   );
   app.get(
     '/webhooks/:id/deliveries',

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { DB, Db, Tx } from '../db/index.js';
-import { forbidden, invalidField, notFound } from '../errors.js';
+import { AppError, forbidden, invalidField, notFound } from '../errors.js';
 import { runList } from '../reads/index.js';
 import { isId, iso, isoOrNull, missingEventScope, newId, webUrlProblem } from '../shared/index.js';
-import { insertReplay } from './feed.sql.js';
+import { deleteReplayOf, insertReplay } from './replays.sql.js';
 import { targetProblem } from './target.js';
 import type {
   CreateWebhookBody,
@@ -236,6 +236,21 @@ export async function replayWebhook(
   await lockWebhook(trx, storeId, id);
   const range = { after, since: input.since ? new Date(input.since) : null, until: input.until ? new Date(input.until) : null };
   const queued = await insertReplay(trx, storeId, newId(), id, webhook.events, range);
+  if (queued === null) {
+    throw new AppError(
+      409,
+      'REPLAY_IN_PROGRESS',
+      'This webhook has a replay running: stop it (DELETE /webhooks/{id}/replay) or wait for its end',
+    );
+  }
   await wakeWorkers(trx);
   return { queued };
+}
+
+/** Stops the webhook's running replay: what it has not sent yet is not sent. 404 when none runs. */
+export async function stopReplay(trx: Tx, storeId: string, id: string): Promise<{ id: string }> {
+  await getWebhook(trx, storeId, id);
+  const stopped = await deleteReplayOf(trx, storeId, id);
+  if (!stopped) throw notFound('Running replay');
+  return { id: stopped.id };
 }

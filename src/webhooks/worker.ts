@@ -3,7 +3,9 @@ import type { Config } from '../config.js';
 import type { Database, Db } from '../db/index.js';
 import { FEED_CHANNEL } from '../events/index.js';
 import { inSpan } from '../tracing/index.js';
-import { makeDeliveries, makeReplayDeliveries } from './feed.sql.js';
+import { makeDeliveries } from './feed.sql.js';
+import { type ReplaySending, sendReplayBatch } from './replay-batch.js';
+import { claimReplays, finishReplay } from './replays.sql.js';
 import { type AttemptOutcome, attempt } from './send.js';
 import { WAKE_CHANNEL } from './webhooks.sql.js';
 import { type Claimed, claimDue, nextDueAt, type Recorded, recordAttempts } from './worker.sql.js';
@@ -59,8 +61,10 @@ const FEED_POLL_MS = 1_000;
 // Per round of making deliveries: webhooks (or replays) served, and events read for each.
 const HOOKS_PER_ROUND = 100;
 const EVENTS_PER_HOOK = 200;
-const REPLAYS_PER_ROUND = 4;
-const EVENTS_PER_REPLAY = 500;
+// Replays (replays.sql.ts): at most this many run at once per process, each sending up to EVENTS_PER_CLAIM
+// events one after the other per claim; they take slots like deliveries, within the stores' shared room.
+const REPLAY_SLOTS = 4;
+const EVENTS_PER_CLAIM = 25;
 // Rounds per cycle at most: a big backlog of events is made in steps, with claims in between.
 const ROUNDS_PER_CYCLE = 5;
 const DISABLE_AFTER_DAYS = 3;
@@ -95,6 +99,7 @@ export function startDeliveryWorker({ db, listen, config, log, onAttempt }: Work
   // The walk of stores for the next claim starts after this one: turns go round.
   let turnAfter = '';
   let claimedAt = 0;
+  let replaysRunning = 0;
   // A reset (the listener was down, so a wake-up may be lost) wakes it too: the claim finds what is due.
   const listener = listen(WAKE_CHANNEL, { message: wake, reset: feedWake });
   const feedListener = listen(FEED_CHANNEL, { message: feedWake, reset: feedWake });
@@ -134,18 +139,39 @@ export function startDeliveryWorker({ db, listen, config, log, onAttempt }: Work
     await recorder.record(claimed, { ...recorded, startedAt, durationMs });
   };
 
-  const start = (claimed: Claimed) => {
-    inFlightPerStore.set(claimed.store_id, (inFlightPerStore.get(claimed.store_id) ?? 0) + 1);
-    const task = deliver(claimed)
+  const start = (storeId: string, work: () => Promise<void>) => {
+    inFlightPerStore.set(storeId, (inFlightPerStore.get(storeId) ?? 0) + 1);
+    const task = work()
       .catch((error) => log.warn({ err: error }, 'a webhook attempt failed to run'))
       .finally(() => {
-        const left = (inFlightPerStore.get(claimed.store_id) ?? 1) - 1;
-        if (left > 0) inFlightPerStore.set(claimed.store_id, left);
-        else inFlightPerStore.delete(claimed.store_id);
+        const left = (inFlightPerStore.get(storeId) ?? 1) - 1;
+        if (left > 0) inFlightPerStore.set(storeId, left);
+        else inFlightPerStore.delete(storeId);
         running.delete(task);
         nudge?.();
       });
     running.add(task);
+  };
+
+  const replaying: ReplaySending = {
+    db,
+    send: (claimed, eventId, payload) => send({ ...claimed, event_id: eventId, payload }),
+    retryIn: (outcome, attemptNumber) => outcomeToRecord(outcome, attemptNumber, config.webhookRetrySchedule).retryInSeconds,
+    onAttempt: (outcome, seconds) => onAttempt?.(attemptResult(outcome), seconds),
+  };
+
+  const claimReplayBatches = async () => {
+    const room = Math.min(REPLAY_SLOTS - replaysRunning, MAX_IN_FLIGHT - running.size, MAX_SHARE - running.size);
+    if (room <= 0) return;
+    const claimed = await claimReplays(db, room, EVENTS_PER_CLAIM, leaseSeconds * EVENTS_PER_CLAIM);
+    for (const one of claimed) {
+      if (!one.events.length) {
+        await finishReplay(db, one);
+        continue;
+      }
+      replaysRunning++;
+      start(one.store_id, () => sendReplayBatch(replaying, one).finally(() => replaysRunning--));
+    }
   };
 
   // Deliveries of the events committed since the last round, and of replays, a bounded number of rounds.
@@ -155,8 +181,7 @@ export function startDeliveryWorker({ db, listen, config, log, onAttempt }: Work
     feedReadAt = Date.now();
     for (let round = 0; round < ROUNDS_PER_CYCLE; round++) {
       const live = await makeDeliveries(db, null, HOOKS_PER_ROUND, EVENTS_PER_HOOK);
-      const replayed = await makeReplayDeliveries(db, REPLAYS_PER_ROUND, EVENTS_PER_REPLAY);
-      if (!live.more && !replayed.more) return;
+      if (!live.more) return;
     }
     feedMoved = true;
   };
@@ -173,7 +198,7 @@ export function startDeliveryWorker({ db, listen, config, log, onAttempt }: Work
       busy: { stores, counts: stores.map((store) => inFlightPerStore.get(store) ?? 0) },
       after: turnAfter,
     });
-    for (const row of claimed) start(row);
+    for (const row of claimed) start(row.store_id, () => deliver(row));
     // Next turn after the last store served; from the first again once the walk found too little.
     turnAfter = claimed.length < free ? '' : claimed.reduce((last, row) => (row.store_id > last ? row.store_id : last), '');
     return claimed.length;
@@ -191,6 +216,7 @@ export function startDeliveryWorker({ db, listen, config, log, onAttempt }: Work
       let claimed = await claim(free);
       // The walk started mid-way and left slots free: the stores before it get their turn now.
       if (after !== '' && claimed < free) claimed += await claim(MAX_IN_FLIGHT - running.size);
+      await claimReplayBatches();
       // Every slot taken and more may be due: claim again as soon as slots free up.
       if (claimed === free) return pause(FEED_POLL_MS);
     }
