@@ -6528,6 +6528,7 @@ export interface operations {
                 prefer?: string;
             };
             path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
                 id: string;
             };
             cookie?: never;
