@@ -152,9 +152,8 @@ describe('GET /exports/products?format=shopify', () => {
       'Variant image URL': 'https://cdn.example.com/mug-v.jpg',
       'Product image URL': 'https://cdn.example.com/mug.jpg',
       'Image position': '1',
-      // disabled: the kept Status says which (archived)
+      // disabled: the kept Status says which (archived), and alone: no Published cell the record does not have
       Status: 'archived',
-      'Published on online store': 'FALSE',
     });
   });
 

@@ -84,6 +84,8 @@ function meaning(csv: string): Map<string, ProductCells> {
     columns.forEach((column, i) => {
       const cell = row[i]?.trim() ?? '';
       if (cell === '' || i === handle || i === src || i === position || optionValues.includes(i) || optionNames.includes(i)) return;
+      // a quantity of 0 is what no quantity imports as (the export writes none for a record its source did not track)
+      if (column.target === 'stock' && comparable(cell) === 0) return;
       if (column.level === 'image') (entry.images.at(-1) as { cells: Map<string, unknown> }).cells.set(column.name, comparable(cell));
       else if (column.level === 'variant' && isVariant) cells('variant').set(column.name, comparable(cell));
       else if (column.level === 'product' && isFirst) entry.product.set(column.name, comparable(cell));

@@ -146,5 +146,18 @@ for (const entry of SHOPIFY_PRODUCT_COLUMNS) {
 /** The table's entry for a header of either generation (case-insensitive), or undefined. */
 export const shopifyProductColumn = (header: string): ShopifyProductColumn | undefined => byName.get(header.trim().toLowerCase());
 
+/**
+ * The customFields key of a column's cells: the current generation's header for a column of the table,
+ * whichever generation (and spelling) the file used (`Variant Taxable` and `charge tax` → `Charge tax`), so a
+ * key keeps its name through an export in the current layout and back; an unlisted column's header as written.
+ */
+export function customFieldKeyOf(header: string): string {
+  const entry = shopifyProductColumn(header);
+  return entry ? ((entry.current ?? entry.legacy) as string) : header;
+}
+
+/** The current name of the inventory tracker column (see products-export.ts: a tracker the record does not have is not invented). */
+export const INVENTORY_TRACKER = customFieldKeyOf('Variant Inventory Tracker');
+
 /** The headers a file must have to be read as Shopify products (either generation): the handle and the title. */
 export const SHOPIFY_PRODUCT_KEY_COLUMNS = { handle: ['Handle', 'URL handle'], title: ['Title'] } as const;

@@ -1,10 +1,12 @@
 import type { CsvHeader, CsvRecord } from '../types.js';
-import { type ShopifyTarget, shopifyProductColumn, unlistedColumnLevel } from './product-columns.js';
+import { customFieldKeyOf, type ShopifyTarget, shopifyProductColumn, unlistedColumnLevel } from './product-columns.js';
 
 /** A column of the file, resolved once per file: its header as written, its position, where it lands. */
 export interface FileColumn {
   index: number;
   header: string;
+  /** the customFields key its cells are kept under (the current generation's name: customFieldKeyOf) */
+  key: string;
   target: ShopifyTarget;
   level: 'product' | 'variant' | 'image';
   option?: 1 | 2 | 3;
@@ -26,8 +28,8 @@ export function resolve(header: CsvHeader): ShopifyFile {
     if (name.trim() === '' || header.index(name) !== index) return;
     const entry = shopifyProductColumn(name);
     const column: FileColumn = entry
-      ? { index, header: name, target: entry.target, level: entry.level, option: entry.option }
-      : { index, header: name, target: 'customFields', level: unlistedColumnLevel(name) };
+      ? { index, header: name, key: customFieldKeyOf(name), target: entry.target, level: entry.level, option: entry.option }
+      : { index, header: name, key: name, target: 'customFields', level: unlistedColumnLevel(name) };
     if (column.target === 'optionName' || column.target === 'optionValue') {
       const slot = file.options[(column.option ?? 1) - 1];
       slot[column.target === 'optionName' ? 'name' : 'value'] = column;

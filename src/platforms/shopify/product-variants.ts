@@ -1,7 +1,7 @@
 import type { LineBuilder } from '../lines.js';
 import { numberCell } from '../lines.js';
 import type { CsvRecord } from '../types.js';
-import { imageFieldKey, type ShopifyTarget } from './product-columns.js';
+import { INVENTORY_TRACKER, imageFieldKey, type ShopifyTarget } from './product-columns.js';
 import { cellOf, type FileColumn, type ShopifyFile } from './product-file.js';
 
 /** The variant columns and the field each sets: on a variant, and on a simple product. */
@@ -33,7 +33,7 @@ export function readImages(file: ShopifyFile, line: LineBuilder, records: readon
     for (const column of perImage) {
       const cell = cellOf(image.record, column);
       if (cell === '') continue;
-      const key = imageFieldKey(column.header, i + 1);
+      const key = imageFieldKey(column.key, i + 1);
       fields[key] = cell;
       line.source(`customFields.${key}`, image.record.line, column.header);
     }
@@ -66,9 +66,19 @@ function keepLowCompareAt(
   const column = file.by.salePrice;
   if (typeof compare !== 'number' || typeof values.price !== 'number' || compare >= values.price || !column) return;
   delete values[name];
-  custom[column.header] = cellOf(record, column);
+  custom[column.key] = cellOf(record, column);
   line.sources.delete(`${path}${name}`);
-  line.source(`${path}customFields.${column.header}`, record.line, column.header);
+  line.source(`${path}customFields.${column.key}`, record.line, column.header);
+}
+
+/**
+ * A variant whose file gives no inventory tracker (an empty cell, or no such column: Shopify's template and
+ * partner samples) keeps that as an empty tracker cell: its stock is not counted by Shopify, so the Shopify
+ * export invents no tracker for it and writes a quantity only when there is one (products-export.ts;
+ * docs/decisions.md, "Inventory tracker"). A record without the key (created through the API) is counted.
+ */
+function keepUntracked(custom: Record<string, unknown>): void {
+  custom[INVENTORY_TRACKER] ??= '';
 }
 
 /** The variant-level cells of a record: its fields (under `path`) and its customFields. */
@@ -81,8 +91,8 @@ function variantCells(file: ShopifyFile, line: LineBuilder, record: CsvRecord, p
     if (cell === '' || !column) continue;
     const name = simple ? field.simple : field.variant;
     if (name === null) {
-      custom[column.header] = cell;
-      line.source(`${path}customFields.${column.header}`, record.line, column.header);
+      custom[column.key] = cell;
+      line.source(`${path}customFields.${column.key}`, record.line, column.header);
       continue;
     }
     values[name] = field.number ? numberCell(cell) : cell;
@@ -92,9 +102,10 @@ function variantCells(file: ShopifyFile, line: LineBuilder, record: CsvRecord, p
   for (const column of file.custom) {
     const cell = cellOf(record, column);
     if (column.level !== 'variant' || cell === '') continue;
-    custom[column.header] = cell;
-    line.source(`${path}customFields.${column.header}`, record.line, column.header);
+    custom[column.key] = cell;
+    line.source(`${path}customFields.${column.key}`, record.line, column.header);
   }
+  keepUntracked(custom);
   return { values, custom };
 }
 

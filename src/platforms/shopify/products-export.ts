@@ -1,6 +1,12 @@
 import type { Product } from '../../products/index.js';
 import type { CustomFields } from '../../shared/index.js';
-import { parseImageFieldKey, SHOPIFY_PRODUCT_COLUMNS, shopifyProductColumn } from './product-columns.js';
+import {
+  INVENTORY_TRACKER,
+  parseImageFieldKey,
+  SHOPIFY_PRODUCT_COLUMNS,
+  type ShopifyTarget,
+  shopifyProductColumn,
+} from './product-columns.js';
 
 /**
  * Products as Shopify's current product CSV (the header generation of product-columns.ts's `current`
@@ -45,9 +51,14 @@ const [PUBLISHED, STATUS_COLUMN] = [
   STATUS.find((name) => /publish/i.test(name)) as string,
   STATUS.find((name) => /^status$/i.test(name)) as string,
 ];
-const TRACKER = header(
-  SHOPIFY_PRODUCT_COLUMNS.find((entry) => /inventory tracker/i.test(entry.current ?? '')) as (typeof SHOPIFY_PRODUCT_COLUMNS)[number],
-);
+
+/**
+ * The columns whose cells the import keeps in customFields: the customFields columns, and two field columns
+ * whose cell the import parks there (a compare-at price below the price, a simple product's variant image:
+ * product-variants.ts). A key naming any other field column (WooCommerce's `Type`, `SKU`, `Tags`) is not
+ * that column's value: the field is, so the key is left out rather than written into it.
+ */
+const KEPT_TARGETS: ReadonlySet<ShopifyTarget> = new Set(['customFields', 'salePrice', 'image']);
 
 /** Shopify columns the table does not list: metafields, a market's prices and inclusion, Google Shopping. */
 const SHOPIFY_SHAPED = /\((product|variant)\.metafields\.|^(price|compare at price|included) \/|^google shopping \//i;
@@ -55,7 +66,7 @@ const SHOPIFY_SHAPED = /\((product|variant)\.metafields\.|^(price|compare at pri
 /** Where a customFields key goes: its column, and for an image's cell the image (from 1); null: not a Shopify column. */
 export function productKeyColumn(key: string): { column: string; image?: number } | null {
   const entry = shopifyProductColumn(key);
-  if (entry) return entry.target === 'status' ? null : { column: header(entry) };
+  if (entry) return KEPT_TARGETS.has(entry.target) ? { column: header(entry) } : null;
   const image = parseImageFieldKey(key);
   const imageEntry = image ? shopifyProductColumn(image.header) : undefined;
   if (image && imageEntry?.level === 'image') return { column: header(imageEntry), image: image.n };
@@ -133,7 +144,7 @@ export class ShopifyProductWriter {
       optionName: optionName.map(of),
       optionValue: optionValue.map(of),
     };
-    [this.status, this.published, this.tracker] = [of(STATUS_COLUMN), of(PUBLISHED), of(TRACKER)];
+    [this.status, this.published, this.tracker] = [of(STATUS_COLUMN), of(PUBLISHED), of(INVENTORY_TRACKER)];
   }
 
   /** The product's rows, cells in the order of `columns`. */
@@ -149,7 +160,7 @@ export class ShopifyProductWriter {
       put(row(0), at.optionName[0], 'Title');
       put(row(0), at.optionValue[0], 'Default Title');
       const { sku, price, comparePrice, totalStock, barcode, weightGrams } = product;
-      this.sellableCells({ sku, price, salePrice: comparePrice, stock: totalStock, barcode, weightGrams }, row(0));
+      this.sellableCells({ sku, price, salePrice: comparePrice, stock: totalStock, barcode, weightGrams }, product.customFields, row(0));
     } else {
       const names = product.options.map((option) => option.name);
       joinedOptions(names).forEach((name, i) => {
@@ -160,7 +171,7 @@ export class ShopifyProductWriter {
         joinedOptions(names.map((name) => variant.attributes[name] ?? '')).forEach((value, i) => {
           put(cells, at.optionValue[i], value);
         });
-        this.sellableCells(variant, cells);
+        this.sellableCells(variant, variant.customFields, cells);
         this.customCells(variant.customFields, cells, row);
       });
     }
@@ -169,10 +180,7 @@ export class ShopifyProductWriter {
       put(row(i), at.imagePosition, i + 1);
     });
     this.customCells(product.customFields, row(0), row);
-    for (const cells of rows) {
-      cells[at.handle] = product.handle;
-      if (cells[at.stock] !== '' && cells[this.tracker] === '') cells[this.tracker] = 'shopify';
-    }
+    for (const cells of rows) cells[at.handle] = product.handle;
     return rows;
   }
 
@@ -190,7 +198,8 @@ export class ShopifyProductWriter {
 
   /**
    * Status and Published: the cells the import kept while they still say what the product's status says
-   * (draft and archived stay apart, an active but unpublished product stays so), else `active` / `draft`
+   * (draft and archived stay apart, an active but unpublished product stays so), and only those (a file
+   * with Published alone gets no Status back, so a re-import keeps the same keys); else `active` / `draft`
    * and TRUE / FALSE.
    */
   private statusCells(product: Product, row: Row): void {
@@ -198,17 +207,31 @@ export class ShopifyProductWriter {
     const status = kept(product.customFields, STATUS_COLUMN);
     const published = kept(product.customFields, PUBLISHED);
     const keptDisabled = (status !== undefined && status.toLowerCase() !== 'active') || falseCell(published);
-    const agree = disabled === keptDisabled;
-    put(row, this.status, agree && status ? status : disabled ? 'draft' : 'active');
-    put(row, this.published, (agree || disabled) && published ? published : disabled ? 'FALSE' : 'TRUE');
+    const agree = disabled === keptDisabled && (status !== undefined || published !== undefined);
+    if (agree) {
+      put(row, this.status, status);
+      put(row, this.published, published);
+      return;
+    }
+    put(row, this.status, disabled ? 'draft' : 'active');
+    put(row, this.published, disabled && published ? published : disabled ? 'FALSE' : 'TRUE');
   }
 
-  private sellableCells(item: Sellable, row: Row): void {
+  /**
+   * The sellable's cells. Stock, only what the record has: an imported record's tracker cell goes back as it
+   * was, and with an empty one (the source did not track) no tracker is invented and the quantity is
+   * written only when it is not 0; a record without the key (created here) is Storefront's own count,
+   * tracked by `shopify` with its quantity.
+   */
+  private sellableCells(item: Sellable, fields: CustomFields, row: Row): void {
     const { at } = this;
+    const tracker = kept(fields, INVENTORY_TRACKER);
+    const counted = item.stock !== null && (tracker !== '' || item.stock !== 0);
+    put(row, this.tracker, tracker ?? (counted ? 'shopify' : null));
     put(row, at.sku, item.sku);
     put(row, at.price, item.price);
     put(row, at.salePrice, item.salePrice);
-    put(row, at.stock, item.stock);
+    put(row, at.stock, counted ? item.stock : null);
     put(row, at.barcode, item.barcode);
     put(row, at.weightGrams, item.weightGrams);
     put(row, at.image, item.image);

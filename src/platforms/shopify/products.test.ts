@@ -39,18 +39,19 @@ describe('Shopify product CSV, legacy headers (Shopify’s product_template.csv)
       ),
     );
     expect(shirt.customFields).toMatchObject({
-      'Product Category': 'Apparel & Accessories > Clothing > Clothing Tops > T-Shirts',
-      Published: 'TRUE',
+      // keys of the table's columns have their current header, whichever generation the file used
+      'Product category': 'Apparel & Accessories > Clothing > Clothing Tops > T-Shirts',
+      'Published on online store': 'TRUE',
       Status: 'active',
-      'Gift Card': 'FALSE',
-      'Google Shopping / Google Product Category': '212',
+      'Gift card': 'FALSE',
+      'Google Shopping / Google product category': '212',
       'Google Shopping / Gender': 'male',
-      'Google Shopping / MPN': '3.65275E+11',
+      'Google Shopping / Manufacturer part number (MPN)': '3.65275E+11',
       'Included / United States': 'TRUE',
       // per-image cells: <header> #<place of the image in images>
-      'Image Alt Text #1': 'A rack of T-Shirts',
-      'Image Alt Text #2': 'T-Shirt color swatches',
-      'Image Alt Text #6': 'Purple T-Shirt',
+      'Image alt text #1': 'A rack of T-Shirts',
+      'Image alt text #2': 'T-Shirt color swatches',
+      'Image alt text #6': 'Purple T-Shirt',
     });
     expect(shirt.variants).toHaveLength(6);
     expect(variantOf(shirt, { Color: 'Blue', Size: 'M' })).toMatchObject({
@@ -62,11 +63,13 @@ describe('Shopify product CSV, legacy headers (Shopify’s product_template.csv)
       weightGrams: 145,
       image: `${IMG}cobalt-blue-t-shirt.jpg?width=1500`,
       customFields: {
-        'Variant Inventory Policy': 'deny',
-        'Variant Fulfillment Service': 'manual',
-        'Variant Requires Shipping': 'TRUE',
-        'Variant Taxable': 'TRUE',
-        'Variant Weight Unit': 'g',
+        'Continue selling when out of stock': 'deny',
+        'Fulfillment service': 'manual',
+        'Requires shipping': 'TRUE',
+        'Charge tax': 'TRUE',
+        'Weight unit for display': 'g',
+        // the file gives no tracker: kept as such, so an export invents none
+        'Inventory tracker': '',
       },
     });
 
@@ -74,9 +77,9 @@ describe('Shopify product CSV, legacy headers (Shopify’s product_template.csv)
     // Published FALSE and Status draft: disabled; the cells are kept
     expect(pants).toMatchObject({ status: 'disabled', options: [{ name: 'Size', values: ['28', '30', '40'] }] });
     expect(pants.customFields).toMatchObject({
-      Published: 'FALSE',
+      'Published on online store': 'FALSE',
       Status: 'draft',
-      'Image Alt Text #4': 'Large tapered stone wash jeans',
+      'Image alt text #4': 'Large tapered stone wash jeans',
     });
     // the image-only row adds the fourth image
     expect(pants.image).toHaveLength(4);
@@ -87,7 +90,7 @@ describe('Shopify product CSV, legacy headers (Shopify’s product_template.csv)
       price: 95,
       // a compare-at price below the price is no sale price here: the cell is kept in customFields
       salePrice: null,
-      customFields: { 'Variant Compare At Price': '64.95', 'Variant Inventory Tracker': 'shopify', 'Cost per item': '50' },
+      customFields: { 'Compare-at price': '64.95', 'Inventory tracker': 'shopify', 'Cost per item': '50' },
     });
 
     const hat = await productByHandle(t, store, 'example-hat');
@@ -106,9 +109,9 @@ describe('Shopify product CSV, legacy headers (Shopify’s product_template.csv)
     });
     expect(hat.customFields).toMatchObject({
       Status: 'archived',
-      'Variant Inventory Policy': 'deny',
+      'Continue selling when out of stock': 'deny',
       'Cost per item': '8.5',
-      'Image Alt Text #1': 'Gray Heather Beanie',
+      'Image alt text #1': 'Gray Heather Beanie',
     });
   });
 

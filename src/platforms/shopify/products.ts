@@ -55,8 +55,8 @@ export function productCustomFields(file: ShopifyFile, line: LineBuilder, record
     if (column.level !== 'product') continue;
     const cell = cellOf(record, column);
     if (cell === '') continue;
-    fields[column.header] = cell;
-    line.source(`customFields.${column.header}`, record.line, column.header);
+    fields[column.key] = cell;
+    line.source(`customFields.${column.key}`, record.line, column.header);
   }
 }
 
