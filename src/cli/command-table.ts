@@ -97,6 +97,24 @@ export const COMMANDS: CliCommand[] = [
     run: async (values) => (await data()).addApiKey(values),
   },
   {
+    name: 'api-keys request',
+    summary: 'ask a running server for an API key, signing in as an admin (no database: works while the server runs)',
+    options: {
+      credentials: {
+        type: 'string',
+        value: 'FILE',
+        description: 'a JSON file {storeSlug, email, password}, e.g. data/demo-credentials.json',
+        required: true,
+      },
+      name: { type: 'string', value: 'NAME', description: 'what the key is for', required: true },
+      scopes: { type: 'string', value: 'LIST', description: "comma-separated scopes (products:read,orders:write) or '*' (default)" },
+    },
+    env: ['STOREFRONT_URL (the server, e.g. http://127.0.0.1:3000)'],
+    notes: 'Prints what api-keys create prints; the key is shown only here',
+    overHttp: true,
+    run: async (values) => (await import('./api-key-request.js')).requestApiKey(values),
+  },
+  {
     name: 'api-keys list',
     summary: "list a store's API keys (never the keys)",
     options: { store: STORE },

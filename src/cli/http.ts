@@ -21,18 +21,35 @@ const MAX_RATE_LIMIT_WAITS = 20;
 
 /** `STOREFRONT_URL` (the server, with or without /api/v1) and `STOREFRONT_API_KEY` (an API key or an access token). */
 export function apiFromEnv(env: NodeJS.ProcessEnv = process.env): Api {
-  const url = env.STOREFRONT_URL;
+  const base = apiRootFromEnv(env);
   const key = env.STOREFRONT_API_KEY;
-  if (!url) throw new CliError('STOREFRONT_URL is not set (the server, e.g. http://127.0.0.1:3000)', 2);
   if (!key) throw new CliError('STOREFRONT_API_KEY is not set (an API key with the scope of the resource)', 2);
+  return createApi(base, key);
+}
+
+/** The API root of `STOREFRONT_URL`: http://127.0.0.1:3000 → http://127.0.0.1:3000/api/v1. */
+export function apiRootFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  const url = env.STOREFRONT_URL;
+  if (!url) throw new CliError('STOREFRONT_URL is not set (the server, e.g. http://127.0.0.1:3000)', 2);
   let root: URL;
   try {
     root = new URL(url);
   } catch {
     throw new CliError(`STOREFRONT_URL is not a URL: ${url}`, 2);
   }
-  const base = root.href.replace(/\/+$/, '').replace(/(\/api\/v1)?$/, '/api/v1');
-  return createApi(base, key);
+  return root.href.replace(/\/+$/, '').replace(/(\/api\/v1)?$/, '/api/v1');
+}
+
+/** Signs in as an admin (`POST /auth` with `{storeSlug, email, password}`): the API on the access token it gives. */
+export async function apiSignedIn(base: string, credentials: unknown): Promise<Api> {
+  const response = await send(fetch, `${base}/auth`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(credentials),
+  });
+  if (!response.ok) throw await httpError(response);
+  const { data } = (await response.json()) as { data: { accessToken: string } };
+  return createApi(base, data.accessToken);
 }
 
 function createApi(base: string, key: string): Api {
