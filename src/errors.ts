@@ -89,6 +89,9 @@ export const UNIQUE_FIELDS: Readonly<Record<string, string>> = {
   orders_custom_order_id_key: 'customOrderId',
   // Event ids are generated; only reachable if two generated ids collided.
   events_store_id_idx: 'id',
+  // One running replay per webhook: the insert's ON CONFLICT answers 409 REPLAY_IN_PROGRESS first; named so
+  // that a bypass would still say which record it is about.
+  webhook_replays_one_per_webhook: 'id',
 };
 
 interface PgLikeError {
