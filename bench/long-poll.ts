@@ -2,8 +2,12 @@
  * What held long polls cost (docs/performance-history/notebook.md, "Long polls"): a server process with N requests held in
  * `GET /events?wait=60`, against the same process idle (the baseline of the same run): its RSS (the process
  * tree: on PGlite the engine's worker thread is in it), its database connections, and how long after a
- * commit the waiters are answered (p50/p99 over every waiter of every round, from the moment the write that
- * commits is sent; a single waiter's wake-up is measured the same way as the baseline).
+ * commit the waiters are answered (p50/p99 over every waiter of every round, from the moment the writes that
+ * commit are sent; a single waiter's wake-up is measured the same way as the baseline).
+ *
+ * The server holds at most 10 long polls per credential and 50 per store (src/events/long-poll-gate.ts), so the
+ * N waiters are spread over as many stores as that takes, each with an API key per 10 waiters; a round writes
+ * once in every store at the same moment.
  *
  *   node --import tsx bench/long-poll.ts [--engine postgres|pglite] [--waiters 1000] [--rounds 5]
  *   (postgres: DATABASE_URL of a server where it may create and drop its own database; default 127.0.0.1)
@@ -18,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { LONG_POLLS_PER_CREDENTIAL, LONG_POLLS_PER_STORE } from '../src/events/long-poll-gate.js';
 
 const { values } = parseArgs({
   options: {
@@ -90,6 +95,34 @@ function treeRssMb(root: number): number {
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
+/** A store of the bench: its admin's token, a key per 10 waiters (events:read and products:read, so it sees the writes), and its feed's end. */
+async function benchStore(port: number, slug: string, password: string) {
+  const admin = (await request(port, 'POST', '/auth', null, { storeSlug: slug, email: `a@${slug}.test`, password })).body.data
+    .accessToken as string;
+  const keys: string[] = [];
+  for (let i = 0; i < LONG_POLLS_PER_STORE / LONG_POLLS_PER_CREDENTIAL; i++) {
+    const created = await request(port, 'POST', '/api-keys', admin, { name: `waiter ${i}`, scopes: ['events:read', 'products:read'] });
+    keys.push(created.body.data.key);
+  }
+  const store = {
+    admin,
+    keys,
+    cursor: (await request(port, 'GET', '/events?limit=250', admin)).body.pagination.nextCursor as string,
+    /** The feed's end now: read on until a page is empty (a write of the round before may have come late). */
+    async drain(): Promise<void> {
+      for (;;) {
+        const { body } = await request(port, 'GET', `/events?limit=250&cursor=${encodeURIComponent(store.cursor)}`, admin);
+        store.cursor = body.pagination.nextCursor;
+        if (!body.data.length) return;
+      }
+    },
+  };
+  // a few products, so the feed has a position and the process is warm
+  for (let i = 0; i < 5; i++) await request(port, 'POST', '/products', admin, { title: `warm ${i}`, price: 1 });
+  await store.drain();
+  return store;
+}
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'long-poll-bench-'));
   const dbName = `long_poll_bench_${randomBytes(4).toString('hex')}`;
@@ -106,7 +139,7 @@ async function main(): Promise<void> {
     STOREFRONT_JWT_SECRET: randomBytes(32).toString('hex'),
     STOREFRONT_DEMO: 'false',
     STOREFRONT_RATE_LIMIT: '0',
-    STOREFRONT_MAX_CONNECTIONS: String(waiters * 2 + 100),
+    STOREFRONT_MAX_CONNECTIONS: String(waiters * 2 + 100), // long polls may take half
     STOREFRONT_WEBHOOK_WORKER: 'false',
     STOREFRONT_JOB_RUNNER: 'false',
     LOG_LEVEL: 'warn',
@@ -114,17 +147,16 @@ async function main(): Promise<void> {
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
   delete (env as Record<string, string | undefined>).REDIS_URL;
-  const slug = `lp-${randomBytes(3).toString('hex')}`;
+  const slugs = Array.from({ length: Math.ceil(waiters / LONG_POLLS_PER_STORE) }, () => `lp-${randomBytes(3).toString('hex')}`);
   const password = 'long-secret-1';
   execFileSync(process.execPath, [BIN, 'migrate'], { env, stdio: 'ignore' });
-  execFileSync(
-    process.execPath,
-    [BIN, 'stores', 'create', '--slug', slug, '--name', slug, '--admin-email', `a@${slug}.test`, '--admin-password', password],
-    {
-      env,
-      stdio: 'ignore',
-    },
-  );
+  for (const slug of slugs) {
+    execFileSync(
+      process.execPath,
+      [BIN, 'stores', 'create', '--slug', slug, '--name', slug, '--admin-email', `a@${slug}.test`, '--admin-password', password],
+      { env, stdio: 'ignore' },
+    );
+  }
   const server = spawn(process.execPath, [BIN, 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   try {
     for (let tries = 0; ; tries++) {
@@ -133,54 +165,39 @@ async function main(): Promise<void> {
       if (tries > 600) throw new Error('server did not start');
       await sleep(100);
     }
-    const token = (await request(port, 'POST', '/auth', null, { storeSlug: slug, email: `a@${slug}.test`, password })).body.data
-      .accessToken;
     const connections = async () => {
       if (engine !== 'postgres') return 0;
       const { rows } = await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [dbName]);
       return rows[0].n as number;
     };
-    const cursorNow = async () => (await request(port, 'GET', '/events?limit=250', token)).body.pagination.nextCursor as string;
+    const stores: Awaited<ReturnType<typeof benchStore>>[] = [];
+    for (const slug of slugs) stores.push(await benchStore(port, slug, password));
 
-    // one product, so the feed has a position; the process warmed up by a few requests
-    let cursor = await cursorNow();
-    for (let i = 0; i < 20; i++) await request(port, 'POST', '/products', token, { title: `warm ${i}`, price: 1 });
-    await sleep(2000);
-    const { body: warm } = await request(port, 'GET', `/events?limit=250&cursor=${encodeURIComponent(cursor)}`, token);
-    cursor = warm.pagination.nextCursor;
-
-    /** n waiters from the feed's end; a write; each waiter's answer time after the write was sent. */
-    /** The feed's end now: read on until a page is empty (a write of the round before may have come late). */
-    async function drain(): Promise<void> {
-      for (;;) {
-        const { body } = await request(port, 'GET', `/events?limit=250&cursor=${encodeURIComponent(cursor)}`, token);
-        cursor = body.pagination.nextCursor;
-        if (!body.data.length) return;
-      }
-    }
-
+    /** n waiters from each store's feed end, spread over the stores and their keys; a write in every store at once. */
     async function round(
       n: number,
     ): Promise<{ latencies: number[]; afterCommit: number[]; rssMb: number; connections: number; writeMs: number }> {
-      await drain();
-      const from = cursor;
+      for (const store of stores) await store.drain();
+      const waitingStores = stores.slice(0, Math.ceil(n / LONG_POLLS_PER_STORE));
       let sent = 0;
-      const answered = Array.from({ length: n }, () =>
-        request(port, 'GET', `/events?limit=250&wait=60&cursor=${encodeURIComponent(from)}`, token).then((reply) => {
+      const answered = Array.from({ length: n }, (_, i) => {
+        const store = waitingStores[i % waitingStores.length];
+        const key = store.keys[Math.floor(i / waitingStores.length) % store.keys.length];
+        return request(port, 'GET', `/events?limit=250&wait=60&cursor=${encodeURIComponent(store.cursor)}`, key).then((reply) => {
           if (reply.status !== 200 || reply.body.data.length === 0)
             throw new Error(`waiter: ${reply.status} ${JSON.stringify(reply.body).slice(0, 200)}`);
           if (!sent) throw new Error("a waiter was answered before the write: the round did not start at the feed's end");
           return Date.now() - sent;
-        }),
-      );
+        });
+      });
       await sleep(Math.max(2000, n * 3)); // every waiter held (they were read, found nothing, and wait)
       const rssMb = treeRssMb(server.pid as number);
       const held = await connections();
       sent = Date.now();
-      await request(port, 'POST', '/products', token, { title: 'wake', price: 1 });
+      await Promise.all(waitingStores.map((store) => request(port, 'POST', '/products', store.admin, { title: 'wake', price: 1 })));
       const writeMs = Date.now() - sent;
       const latencies = await Promise.all(answered);
-      // after the write's answer (its commit acknowledged): an answer that came first counts as 0
+      // after the writes' answers (their commits acknowledged): an answer that came first counts as 0
       const afterCommit = latencies.map((ms) => Math.max(0, ms - writeMs));
       return { latencies, afterCommit, rssMb, connections: held, writeMs };
     }
