@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX } from '../api-docs/index.js';
-import { validationError } from '../errors.js';
-import { type Handling, type JsonSchema, shapeDetails, textDetails, uniqueDetails } from '../shared/index.js';
+import { type Handling, inputError, type JsonSchema, shapeDetails, textDetails } from '../shared/index.js';
 
 /**
  * The checks every request passes before its route's schema validates it, in one place for every route:
@@ -73,5 +72,5 @@ export async function guardInput(request: FastifyRequest): Promise<void> {
   if (request.routeOptions.url?.startsWith(API_PREFIX)) {
     details.push(...shapeDetails(schema.querystring ?? NO_PARAMETERS, request.query, 'query', { handling }));
   }
-  if (details.length > 0) throw validationError(uniqueDetails(details));
+  if (details.length > 0) throw inputError(details);
 }

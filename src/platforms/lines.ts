@@ -32,6 +32,20 @@ export class LineBuilder {
   }
 }
 
+/**
+ * Sets `key` on a map a file builds (customFields, a variant's attributes) as an own key, whatever it is:
+ * an assignment of `__proto__` would set the map's prototype and drop the cell without a word, where the
+ * line's checks must see the key to refuse it (CONTRACT §10.2), naming its cell.
+ */
+export function putKey<T>(map: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(map, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Every key of `from` put on `into` (Object.assign would assign, see putKey). */
+export function putKeys<T>(into: Record<string, T>, from: Record<string, T>): void {
+  for (const [key, value] of Object.entries(from)) putKey(into, key, value);
+}
+
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**

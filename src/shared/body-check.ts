@@ -2,9 +2,9 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { type ErrorDetail, fromValidation, validationError } from '../errors.js';
+import { type AppError, type ErrorDetail, fromValidation, validationError } from '../errors.js';
 import { type Handling, type JsonSchema, shapeDetails } from './input-shape.js';
-import { MAX_TEXT_DETAILS, textDetails } from './input-text.js';
+import { forbiddenKeyMessageOf, MAX_TEXT_DETAILS, textDetails } from './input-text.js';
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM.
 const addFormats = ajvFormats as unknown as typeof ajvFormats.default;
@@ -59,14 +59,23 @@ export function compileBodyCheck<T extends TSchema>(
   return (value, handling = 'strict') => {
     const shape = { handling, representation: representation as JsonSchema | undefined };
     const guarded = [...textDetails(value, 'body', 'body'), ...shapeDetails(schema as JsonSchema, value, 'body', shape)];
-    if (guarded.length > 0) throw validationError(uniqueDetails(guarded));
+    if (guarded.length > 0) throw inputError(guarded);
     if (!validate(value)) throw fromValidation(validate.errors ?? [], 'body');
     return value as Static<T>;
   };
 }
 
+/**
+ * The 400 of the input checks a request and an import line share: one detail per field and place, its
+ * message the forbidden key's when one is named.
+ */
+export function inputError(details: ErrorDetail[]): AppError {
+  const unique = uniqueDetails(details);
+  return validationError(unique, forbiddenKeyMessageOf(unique));
+}
+
 /** One detail per field and place (the first found), at most as many as a 400 names. */
-export function uniqueDetails(details: ErrorDetail[]): ErrorDetail[] {
+function uniqueDetails(details: ErrorDetail[]): ErrorDetail[] {
   const seen = new Map<string, ErrorDetail>();
   for (const detail of details) {
     const key = `${detail.in}\u0000${detail.field}`;

@@ -46,23 +46,43 @@ export const CustomFieldsInput = Type.Optional(
   }),
 );
 
-const withoutNulls = (fields: CustomFieldsPatch): CustomFields =>
-  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null)) as CustomFields;
+/** A key as stored: NFC, so the NFD and NFC spellings of `é` (a Mac's file names, a Windows form) are one key. */
+const storedKey = (key: string) => key.normalize('NFC');
 
-/** The patch merged into the stored fields key by key: a null removes its key. */
+/**
+ * The stored keys that are another spelling of an NFC key (kept as written before keys were normalised),
+ * by that key: a patch naming the key replaces or removes them too. Usually empty.
+ */
+function otherSpellings(stored: CustomFields): Map<string, string[]> {
+  const spellings = new Map<string, string[]>();
+  for (const key of Object.keys(stored)) {
+    const normal = storedKey(key);
+    if (normal !== key) spellings.set(normal, [...(spellings.get(normal) ?? []), key]);
+  }
+  return spellings;
+}
+
+/**
+ * The patch merged into the stored fields key by key, its keys NFC: a null removes its key. Two spellings
+ * of one key in a patch are one key, the later winning as a key written twice in JSON does.
+ */
 export function mergeCustomFields(stored: CustomFields, patch: CustomFieldsPatch | undefined): CustomFields {
   if (patch === undefined) return stored;
-  // A Map, then fromEntries: a key such as `__proto__` stays a key (an assignment would set the prototype).
+  // A Map, then fromEntries: no key can reach an object's prototype on the way (the input checks refuse
+  // `__proto__` in a patch; a record stored before they did keeps its own, served as it is).
   const merged = new Map<string, CustomFieldValue>(Object.entries(stored));
-  for (const [key, value] of Object.entries(patch)) {
+  const spellings = otherSpellings(stored);
+  for (const [given, value] of Object.entries(patch)) {
+    const key = storedKey(given);
+    for (const other of spellings.get(key) ?? []) merged.delete(other);
     if (value === null) merged.delete(key);
     else merged.set(key, value);
   }
   return Object.fromEntries(merged);
 }
 
-/** A create's fields: nulls dropped. */
-export const newCustomFields = (given: CustomFieldsPatch | undefined): CustomFields => (given ? withoutNulls(given) : {});
+/** A create's fields: keys NFC, nulls dropped. */
+export const newCustomFields = (given: CustomFieldsPatch | undefined): CustomFields => mergeCustomFields({}, given ?? {});
 
 /** What the schema cannot say about the fields a write would store: the key count after a merge, finite numbers, the size. */
 export function customFieldsDetails(fields: CustomFields, field = 'customFields'): ErrorDetail[] {

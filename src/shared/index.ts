@@ -3,7 +3,7 @@
 export { EMAIL, Email, MAX_PASSWORD, MIN_PASSWORD, Password } from './account.schema.js';
 export type { AfterWork } from './after-work.js';
 export { API_KEY_PATTERN, generateApiKey, hashApiKey } from './api-key-format.js';
-export { compileBodyCheck, isStorableDateTime, uniqueDetails, validatorCompiler } from './body-check.js';
+export { compileBodyCheck, inputError, isStorableDateTime, validatorCompiler } from './body-check.js';
 export { canonicalJson, etagOf, etagOfCanonical } from './canonical-json.js';
 export { suppliedColumns } from './columns.js';
 export {
@@ -61,7 +61,7 @@ export {
   withoutIgnored,
 } from './import-lines.js';
 export { type Handling, type JsonSchema, shapeDetails } from './input-shape.js';
-export { MAX_TEXT_DETAILS, textDetails } from './input-text.js';
+export { forbiddenKeyMessageOf, MAX_TEXT_DETAILS, textDetails } from './input-text.js';
 export { jsonNestsDeeperThan, MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
 export { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 export { type PurgeJob, purgeOnce, startPurgeLoop } from './purge-loop.js';

@@ -19,6 +19,32 @@ export function textProblem(value: string): string | null {
   return null;
 }
 
+/**
+ * Keys that name JavaScript's object machinery. Refused as property names anywhere in a body, query or
+ * import line (CONTRACT §10.2): an assignment of `__proto__` sets the prototype instead of a key, so a record
+ * holding one cannot be sent back as GET showed it, and a map that takes such keys is a trap for any code
+ * that later copies it with `obj[key] = …`.
+ */
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+const forbiddenKeyMessage = (key: string) => `\`${key}\` is not allowed as a key`;
+const FORBIDDEN_MESSAGES: ReadonlySet<string> = new Set([...FORBIDDEN_KEYS].map(forbiddenKeyMessage));
+
+/**
+ * The message of a 400 whose details name a forbidden key: it says so itself (a client reading only the
+ * message must not be left with "validation failed", or before, "The body is not valid JSON").
+ */
+export const forbiddenKeyMessageOf = (details: readonly ErrorDetail[]): string | undefined =>
+  details.find((detail) => FORBIDDEN_MESSAGES.has(detail.message))?.message;
+
+/** What is wrong with a property name: text PostgreSQL cannot store, or a forbidden key; null when nothing. */
+function keyProblem(key: string, where: ErrorDetail['in']): string | null {
+  // Header names are the HTTP client's, not data the API stores: only their text is checked.
+  if (where !== 'header' && FORBIDDEN_KEYS.has(key)) return forbiddenKeyMessage(key);
+  const problem = textProblem(key);
+  return problem && `property name ${problem}`;
+}
+
 /** A field name fit to echo in a detail: NUL and lone surrogates spelled out. */
 export function printableName(name: string): string {
   return name.replaceAll(NUL, '\\u0000').replace(/[\uD800-\uDFFF]/gu, (half) => `\\u${half.charCodeAt(0).toString(16)}`);
@@ -35,8 +61,8 @@ export const childPath = (path: string, key: string | number) =>
   typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${printableName(key)}` : printableName(key);
 
 /**
- * One detail per string (value or property name) that PostgreSQL could not store, anywhere in a
- * parsed JSON body, query or params object. Iterative: a deeply nested body cannot overflow the stack.
+ * One detail per string (value or property name) that PostgreSQL could not store, and per forbidden key
+ * (`__proto__`, `constructor`, `prototype`), anywhere in a parsed JSON body, query or params object. Iterative: a deeply nested body cannot overflow the stack.
  */
 export function textDetails(root: unknown, where: ErrorDetail['in'], rootName: string): ErrorDetail[] {
   const details: ErrorDetail[] = [];
@@ -51,8 +77,8 @@ export function textDetails(root: unknown, where: ErrorDetail['in'], rootName: s
     } else if (isPlainObject(value)) {
       const children: [unknown, string][] = [];
       for (const key of Object.keys(value)) {
-        const problem = textProblem(key);
-        if (problem) details.push({ field: childPath(path, key), in: where, message: `property name ${problem}` });
+        const problem = keyProblem(key, where);
+        if (problem) details.push({ field: childPath(path, key), in: where, message: problem });
         else children.push([value[key], childPath(path, key)]);
       }
       for (let index = children.length - 1; index >= 0; index--) pending.push(children[index]);

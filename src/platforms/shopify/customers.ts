@@ -1,4 +1,4 @@
-import { emptyRecord, LineBuilder, missingOf, withoutSpreadsheetQuote } from '../lines.js';
+import { emptyRecord, LineBuilder, missingOf, putKey, withoutSpreadsheetQuote } from '../lines.js';
 import type { CsvHeader, CsvLayout, CsvRecord, LayoutLine } from '../types.js';
 import { type CustomerTarget, SHOPIFY_CUSTOMER_FIELDS, SHOPIFY_CUSTOMER_REQUIRED } from './customers-columns.js';
 
@@ -61,7 +61,7 @@ function buildCustomer(file: CustomerFile, record: CsvRecord): LayoutLine {
   for (const column of file.custom) {
     const cell = cellAt(record, column.index);
     if (cell === '') continue;
-    customFields[column.header] = cell;
+    putKey(customFields, column.header, cell);
     line.source(`customFields.${column.header}`, record.line, column.header);
   }
   if (Object.keys(customFields).length > 0) line.value.customFields = customFields;

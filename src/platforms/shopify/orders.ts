@@ -1,6 +1,6 @@
 import { validationError } from '../../errors.js';
 import { MAX_CART_ITEMS } from '../../orders/index.js';
-import { groupingReader, LineBuilder, missingOf, numberCell, withoutSpreadsheetQuote } from '../lines.js';
+import { groupingReader, LineBuilder, missingOf, numberCell, putKey, withoutSpreadsheetQuote } from '../lines.js';
 import type { CsvHeader, CsvLayout, CsvRecord, LayoutLine } from '../types.js';
 import {
   ADDRESS_FIELDS,
@@ -137,7 +137,7 @@ const everyRow = (records: readonly CsvRecord[], column: Column) =>
 function customFields(file: OrderFile, line: LineBuilder, records: readonly CsvRecord[]): void {
   const fields: Record<string, string> = {};
   const keep = (key: string, cell: string, record: CsvRecord, header: string) => {
-    fields[key] = cell;
+    putKey(fields, key, cell);
     line.source(`customFields.${key}`, record.line, header);
   };
   for (const column of file.custom) {

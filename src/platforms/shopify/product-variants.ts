@@ -1,5 +1,5 @@
 import type { LineBuilder } from '../lines.js';
-import { numberCell } from '../lines.js';
+import { numberCell, putKey, putKeys } from '../lines.js';
 import type { CsvRecord } from '../types.js';
 import { INVENTORY_TRACKER, imageFieldKey, type ShopifyTarget } from './product-columns.js';
 import { cellOf, type FileColumn, type ShopifyFile } from './product-file.js';
@@ -34,7 +34,7 @@ export function readImages(file: ShopifyFile, line: LineBuilder, records: readon
       const cell = cellOf(image.record, column);
       if (cell === '') continue;
       const key = imageFieldKey(column.key, i + 1);
-      fields[key] = cell;
+      putKey(fields, key, cell);
       line.source(`customFields.${key}`, image.record.line, column.header);
     }
   });
@@ -102,7 +102,7 @@ function variantCells(file: ShopifyFile, line: LineBuilder, record: CsvRecord, p
   for (const column of file.custom) {
     const cell = cellOf(record, column);
     if (column.level !== 'variant' || cell === '') continue;
-    custom[column.key] = cell;
+    putKey(custom, column.key, cell);
     line.source(`${path}customFields.${column.key}`, record.line, column.header);
   }
   keepUntracked(custom);
@@ -120,7 +120,7 @@ export function readVariants(file: ShopifyFile, line: LineBuilder, records: read
   if (isSimple(names, first, file)) {
     const { values, custom } = variantCells(file, line, first, '', true);
     Object.assign(line.value, values);
-    Object.assign(fields, custom);
+    putKeys(fields, custom);
     return;
   }
   const optionValues = names.map(() => new Map<string, number>());
@@ -135,7 +135,7 @@ export function readVariants(file: ShopifyFile, line: LineBuilder, records: read
     const attributes: Record<string, string> = {};
     cells.forEach((cell, i) => {
       if (cell === '') return;
-      attributes[names[i]] = cell;
+      putKey(attributes, names[i], cell);
       if (!optionValues[i].has(cell)) {
         optionValues[i].set(cell, optionValues[i].size);
         line.source(`options[${i}].values[${optionValues[i].size - 1}]`, record.line, slots[i].value?.header);

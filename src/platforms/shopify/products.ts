@@ -1,7 +1,7 @@
 import { validationError } from '../../errors.js';
 import { MAX_VARIANTS } from '../../products/index.js';
 import { suppliedSlug } from '../../shared/index.js';
-import { type GroupLimits, groupingReader, LineBuilder, listCell, missingOf } from '../lines.js';
+import { type GroupLimits, groupingReader, LineBuilder, listCell, missingOf, putKey } from '../lines.js';
 import type { CsvLayout, CsvRecord, LayoutLine } from '../types.js';
 import { SHOPIFY_PRODUCT_KEY_COLUMNS, type ShopifyTarget } from './product-columns.js';
 import { cellOf, resolve, type ShopifyFile } from './product-file.js';
@@ -55,7 +55,7 @@ export function productCustomFields(file: ShopifyFile, line: LineBuilder, record
     if (column.level !== 'product') continue;
     const cell = cellOf(record, column);
     if (cell === '') continue;
-    fields[column.key] = cell;
+    putKey(fields, column.key, cell);
     line.source(`customFields.${column.key}`, record.line, column.header);
   }
 }

@@ -1,7 +1,7 @@
 import { invalidField, validationError } from '../../errors.js';
 import { MAX_VARIANTS } from '../../products/index.js';
 import { suppliedSlug, toSlug } from '../../shared/index.js';
-import { groupingReader, LineBuilder, listCell, missingOf, numberCell } from '../lines.js';
+import { groupingReader, LineBuilder, listCell, missingOf, numberCell, putKey } from '../lines.js';
 import type { CsvHeader, CsvLayout, CsvRecord, LayoutLine } from '../types.js';
 import { GRAMS_PER, type WooTarget, wooProductColumn } from './product-columns.js';
 import { readVariations, type WooParent } from './variations.js';
@@ -121,7 +121,7 @@ function productLine(file: WooFile, record: CsvRecord, { parents, slugOwners }: 
   const keep = (column: WooColumn | undefined) => {
     const cell = wooCell(record, column);
     if (!column || cell === '') return;
-    customFields[column.header] = cell;
+    putKey(customFields, column.header, cell);
     line.source(`customFields.${column.header}`, record.line, column.header);
   };
   for (const column of [...file.custom, by.id, by.type, by.published]) keep(column);

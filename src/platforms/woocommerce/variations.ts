@@ -1,4 +1,4 @@
-import { type LineBuilder, listCell, numberCell } from '../lines.js';
+import { type LineBuilder, listCell, numberCell, putKey } from '../lines.js';
 import type { CsvRecord } from '../types.js';
 import { gramsOf, pricesOf, type WooColumn, type WooFile, wooCell } from './products.js';
 
@@ -58,7 +58,7 @@ export function readVariations(file: WooFile, line: LineBuilder, records: readon
       const cell = raw.trim();
       const header = (file.custom.find((column) => column.index === index) ?? Object.values(file.by).find((c) => c?.index === index))
         ?.header;
-      if (cell !== '' && header !== undefined && !skip.has(index)) customFields[header] = cell;
+      if (cell !== '' && header !== undefined && !skip.has(index)) putKey(customFields, header, cell);
     });
     const fields: [string, unknown, string | undefined][] = [
       ['sku', wooCell(record, file.by.sku) || undefined, file.by.sku?.header],
@@ -78,6 +78,7 @@ export function readVariations(file: WooFile, line: LineBuilder, records: readon
         line.source(`${path}${name}`, record.line, column);
       }
       if (Object.keys(customFields).length > 0) entry.customFields = customFields;
+      for (const key of Object.keys(customFields)) line.source(`${path}customFields.${key}`, record.line, key);
       variants.push(entry);
     }
   }
