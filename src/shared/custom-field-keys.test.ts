@@ -38,7 +38,11 @@ async function importLines(store: TestStore, resource: string, lines: string[]) 
 }
 
 describe('forbidden keys in a JSON body', () => {
-  it.each(['__proto__', 'constructor', 'prototype'])('POST and PATCH of a product refuse customFields {"%s": 1}, naming it', async (key) => {
+  it.each([
+    '__proto__',
+    'constructor',
+    'prototype',
+  ])('POST and PATCH of a product refuse customFields {"%s": 1}, naming it', async (key) => {
     const store = await t.newStore();
     expectForbidden(await send(store, 'POST', '/products', `{${PRODUCT},"customFields":{"${key}":1}}`), key, `customFields.${key}`);
     expect((await t.call(store, 'GET', '/products')).body.data).toEqual([]);
@@ -54,7 +58,11 @@ describe('forbidden keys in a JSON body', () => {
     const store = await t.newStore();
     const options = '"options":[{"name":"Size","values":["S","M"]}]';
     const cases: [string, string, string][] = [
-      [`{${PRODUCT},${options},"variants":[{"attributes":{"Size":"M"},"customFields":{"constructor":1}}]}`, 'constructor', 'variants[0].customFields.constructor'],
+      [
+        `{${PRODUCT},${options},"variants":[{"attributes":{"Size":"M"},"customFields":{"constructor":1}}]}`,
+        'constructor',
+        'variants[0].customFields.constructor',
+      ],
       [`{${PRODUCT},${options},"variants":[{"attributes":{"__proto__":"M"}}]}`, '__proto__', 'variants[0].attributes.__proto__'],
       [`{${PRODUCT},"options":[{"name":"Size","values":["S"],"__proto__":{"polluted":true}}]}`, '__proto__', 'options[0].__proto__'],
       [`{${PRODUCT},"customFields":{"a":1},"__proto__":{"x":{"prototype":{}}}}`, '__proto__', '__proto__'],
@@ -86,7 +94,9 @@ describe('NFC keys', () => {
     const { id, handle } = created.body.data;
     const patched = await t.call(store, 'PATCH', `/products/${id}`, { customFields: { [NFC]: 2 } });
     expect(patched.body.data.customFields).toEqual({ [NFC]: 2 });
-    const { job } = await importLines(store, 'products', [JSON.stringify({ handle, title: 'Lamp', price: 10, customFields: { [NFD]: 3 } })]);
+    const { job } = await importLines(store, 'products', [
+      JSON.stringify({ handle, title: 'Lamp', price: 10, customFields: { [NFD]: 3 } }),
+    ]);
     expect(job).toMatchObject({ updated: 1, failed: 0 });
     expect((await t.call(store, 'GET', `/products/${id}`)).body.data.customFields).toEqual({ [NFC]: 3 });
     const removed = await t.call(store, 'PATCH', `/products/${id}`, { customFields: { [NFD]: null } });
@@ -114,11 +124,21 @@ describe('forbidden keys in files', () => {
       '{"handle":"d","title":"D","price":1}',
     ]);
     expect(job).toMatchObject({ status: 'succeeded', created: 2, failed: 2 });
-    expect(errors.map((row: { line: number; code: string; message: string; details: { field: string }[] }) => [row.line, row.code, row.message, row.details[0].field])).toEqual([
+    expect(
+      errors.map((row: { line: number; code: string; message: string; details: { field: string }[] }) => [
+        row.line,
+        row.code,
+        row.message,
+        row.details[0].field,
+      ]),
+    ).toEqual([
       [2, 'VALIDATION_ERROR', '`__proto__` is not allowed as a key', 'customFields.__proto__'],
       [3, 'VALIDATION_ERROR', '`constructor` is not allowed as a key', 'variants[0].customFields.constructor'],
     ]);
-    expect((await t.call(store, 'GET', '/products?limit=10')).body.data.map((p: { handle: string }) => p.handle).sort()).toEqual(['a', 'd']);
+    expect((await t.call(store, 'GET', '/products?limit=10')).body.data.map((p: { handle: string }) => p.handle).sort()).toEqual([
+      'a',
+      'd',
+    ]);
   });
 
   it('a Shopify CSV column whose header is one: the products with a cell there are errors naming the column', async () => {
@@ -132,7 +152,9 @@ describe('forbidden keys in files', () => {
     ].join('\n');
     const { job, errors } = await importCsv(t, store, 'products', file);
     expect(job).toMatchObject({ status: 'succeeded', created: 1, failed: 3 });
-    expect(errors.map((row: { line: number; column: string; code: string; message: string }) => [row.line, row.column, row.code, row.message])).toEqual([
+    expect(
+      errors.map((row: { line: number; column: string; code: string; message: string }) => [row.line, row.column, row.code, row.message]),
+    ).toEqual([
       [3, '__proto__', 'VALIDATION_ERROR', '`__proto__` is not allowed as a key'],
       [4, 'constructor', 'VALIDATION_ERROR', '`constructor` is not allowed as a key'],
       [5, 'Option1 Value', 'VALIDATION_ERROR', '`prototype` is not allowed as a key'],
@@ -145,7 +167,9 @@ describe('a record stored with one before the fix (issue 35 item 9: import, GET,
   it('GET serves it; a PATCH of the GET body is a clear 400; a PATCH that does not name it keeps it', async () => {
     const store = await t.newStore();
     const { id } = (await t.call(store, 'POST', '/products', { title: 'Lamp', price: 10 })).body.data;
-    await sql`UPDATE products SET custom_fields = '{"__proto__": "x", "a": 1}'::jsonb WHERE store_id = ${store.id} AND id = ${id}`.execute(t.database.db);
+    await sql`UPDATE products SET custom_fields = '{"__proto__": "x", "a": 1}'::jsonb WHERE store_id = ${store.id} AND id = ${id}`.execute(
+      t.database.db,
+    );
     const got = await t.call(store, 'GET', `/products/${id}`);
     expect(got.status).toBe(200);
     expect(JSON.stringify(got.body.data.customFields)).toBe('{"__proto__":"x","a":1}');
