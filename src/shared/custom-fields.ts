@@ -42,7 +42,7 @@ export const CustomFieldsInput = Type.Optional(
     maxProperties: MAX_CUSTOM_FIELDS,
     propertyNames: KEY,
     description:
-      'at most 200 keys of 1..128 characters, values strings, numbers or booleans, at most 64 KB as JSON. PATCH merges key by key and a key sent as null is removed; on create a null value is dropped',
+      'at most 200 keys of 1..128 characters, values strings, numbers or booleans, at most 64 KB as JSON. Keys are stored NFC; `__proto__`, `constructor` and `prototype` are refused as keys (400 naming the key). PATCH merges key by key and a key sent as null is removed; on create a null value is dropped',
   }),
 );
 
