@@ -161,6 +161,25 @@ describe('forbidden keys in files', () => {
     ]);
     expect((await productByHandle(t, store, 'plain')).customFields).not.toHaveProperty('constructor');
   });
+  it('the same in a customer CSV and a WooCommerce product CSV', async () => {
+    const store = await t.newStore();
+    const customers = [
+      csvRow(['Email', 'First Name', 'Last Name', 'prototype']),
+      csvRow(['ada@example.com', 'Ada', 'A', '']),
+      csvRow(['bo@example.com', 'Bo', 'B', 'x']),
+    ];
+    const imported = await importCsv(t, store, 'customers', customers.join('\n'));
+    expect(imported.job).toMatchObject({ created: 1, failed: 1 });
+    expect(imported.errors).toMatchObject([{ line: 3, column: 'prototype', message: '`prototype` is not allowed as a key' }]);
+    const woo = [
+      csvRow(['ID', 'Type', 'SKU', 'Name', 'Regular price', '__proto__']),
+      csvRow(['1', 'simple', 'A-1', 'Plain', '5', '']),
+      csvRow(['2', 'simple', 'B-1', 'Proto', '5', 'polluted']),
+    ];
+    const products = await importCsv(t, store, 'products', woo.join('\n'));
+    expect(products.job).toMatchObject({ created: 1, failed: 1 });
+    expect(products.errors).toMatchObject([{ line: 3, column: '__proto__', message: '`__proto__` is not allowed as a key' }]);
+  });
 });
 
 describe('a record stored with one before the fix (issue 35 item 9: import, GET, PATCH back)', () => {
