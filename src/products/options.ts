@@ -1,6 +1,6 @@
 import type { ProductOption } from '../db/index.js';
 import type { ErrorDetail } from '../errors.js';
-import { toSlug } from '../shared/index.js';
+import { forbiddenKeyProblem, toSlug } from '../shared/index.js';
 import type { OptionInput } from './products.schema.js';
 
 /** Pure rules of product options and their variants (CONTRACT §6); no database here. */
@@ -30,8 +30,9 @@ export function variantCount(options: ProductOption[]): number {
 }
 
 /**
- * Trims names and values and checks them: names unique (case-insensitive), values unique within
- * their option (case-insensitive, since their SKUs would collide), at most MAX_VARIANTS variants.
+ * Trims names and values and checks them: names unique (case-insensitive) and never a forbidden key (a name
+ * is a key of every variant's `attributes`), values unique within their option (case-insensitive, since their
+ * SKUs would collide), at most MAX_VARIANTS variants.
  */
 export function normalizeOptions(input: OptionInput[]): { options: ProductOption[]; details: ErrorDetail[] } {
   const options = input.map((option) => ({ name: option.name.trim(), values: option.values.map((value) => value.trim()) }));
@@ -42,6 +43,10 @@ export function normalizeOptions(input: OptionInput[]): { options: ProductOption
       'option name',
     ),
     ...options.flatMap((option, i) => duplicates(option.values, (j) => `options[${i}].values[${j}]`, 'value')),
+    ...options.flatMap((option, i) => {
+      const problem = forbiddenKeyProblem(option.name);
+      return problem ? [detail(`options[${i}].name`, problem)] : [];
+    }),
   ];
   const count = variantCount(options);
   if (count > MAX_VARIANTS) details.push(detail('options', `would generate ${count} variants; at most ${MAX_VARIANTS} are allowed`));

@@ -72,6 +72,26 @@ describe('forbidden keys in a JSON body', () => {
   });
 
   it.each([
+    '__proto__',
+    'constructor',
+    'prototype',
+  ])('refuses %s as an option name: it would become a key of every variant’s attributes', async (key) => {
+    const store = await t.newStore();
+    const options = `"options":[{"name":"Size","values":["S"]},{"name":"${key}","values":["x","y"]}]`;
+    const expectOptionRefused = (reply: Parameters<typeof expectError>[0]) =>
+      expect(expectError(reply, 400, 'VALIDATION_ERROR').details).toContainEqual({
+        field: 'options[1].name',
+        in: 'body',
+        message: `\`${key}\` is not allowed as a key`,
+      });
+    expectOptionRefused(await send(store, 'POST', '/products', `{${PRODUCT},${options}}`));
+    const created = await send(store, 'POST', '/products', `{${PRODUCT},"options":[{"name":"Size","values":["S"]}]}`);
+    expect(created.status).toBe(201);
+    expectOptionRefused(await send(store, 'PATCH', `/products/${created.body.data.id}`, `{${options}}`));
+    expect((await t.call(store, 'GET', '/products')).body.data).toHaveLength(1);
+  });
+
+  it.each([
     ['/collections', '"title":"Summer"'],
     ['/customers', '"userName":"ada","password":"long-secret-1"'],
     ['/orders', '"cartItems":[{"productId":"p","title":"Lamp","price":10,"quantity":1}],"subTotal":10,"totalAmount":10'],

@@ -61,7 +61,7 @@ export {
   withoutIgnored,
 } from './import-lines.js';
 export { type Handling, type JsonSchema, shapeDetails } from './input-shape.js';
-export { forbiddenKeyMessageOf, MAX_TEXT_DETAILS, textDetails } from './input-text.js';
+export { forbiddenKeyMessageOf, forbiddenKeyProblem, MAX_TEXT_DETAILS, textDetails } from './input-text.js';
 export { jsonNestsDeeperThan, MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
 export { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 export { type PurgeJob, purgeOnce, startPurgeLoop } from './purge-loop.js';

@@ -37,6 +37,12 @@ const FORBIDDEN_MESSAGES: ReadonlySet<string> = new Set([...FORBIDDEN_KEYS].map(
 export const forbiddenKeyMessageOf = (details: readonly ErrorDetail[]): string | undefined =>
   details.find((detail) => FORBIDDEN_MESSAGES.has(detail.message))?.message;
 
+/**
+ * The message for a name that would become such a key (an option's name becomes a key of every variant's
+ * `attributes`), null when it is allowed.
+ */
+export const forbiddenKeyProblem = (name: string): string | null => (FORBIDDEN_KEYS.has(name) ? forbiddenKeyMessage(name) : null);
+
 /** What is wrong with a property name: text PostgreSQL cannot store, or a forbidden key; null when nothing. */
 function keyProblem(key: string, where: ErrorDetail['in']): string | null {
   // Header names are the HTTP client's, not data the API stores: only their text is checked.
