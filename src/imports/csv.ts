@@ -1,4 +1,4 @@
-import { type Info, type Options, type Parser, parse } from 'csv-parse';
+import { type Options, type Parser, parse } from 'csv-parse';
 import { AppError, validationError } from '../errors.js';
 import { type CsvFormat, CsvHeader, type CsvLayout, type LayoutReader, recogniseLayout } from '../platforms/index.js';
 
@@ -18,18 +18,38 @@ export interface CsvParams {
 
 export type CsvDelimiter = CsvParams['delimiter'];
 
-/** A record with csv-parse's info: its number among the records read and bytes read so far. */
+/** A record and the bytes read through its end, counted from where the read began (a resume position). */
 export interface ParsedRecord {
   record: string[];
-  info: Info;
+  bytes: number;
 }
 
-/** The options of every read: records as arrays of strings, never a cast, positions in `info`. */
-export function csvParser(delimiter: CsvDelimiter, fromStart: boolean, maxRecordBytes: number): Parser {
-  const options: Options = {
+/**
+ * Bytes handed to csv-parse at a time. It parses a whole write at once and queues every record of it, so
+ * what a write makes live grows with how many records it holds, not with its bytes: a 256 KB chunk of empty
+ * rows (`,,`) is 87,000 records (docs/decisions.md, "CSV records read in small slices").
+ */
+const SLICE_BYTES = 16 * 1024;
+
+/** Reads the records of a CSV byte stream, chunk by chunk, synchronously (src/imports/csv-source.ts, the upload's inspector). */
+export interface CsvRecordReader {
+  /** the records that end in `chunk` (read after what came before); throws csv-parse's error */
+  write(chunk: Buffer): Generator<ParsedRecord>;
+  /** the last record, when the bytes end without a newline */
+  end(): Generator<ParsedRecord>;
+}
+
+/**
+ * The one way records are read: arrays of strings, never a cast, each with its end position. csv-parse's own
+ * per-record `info` (a dozen fields) is not kept, and every record is checked against its own length: with a
+ * header length to hold it to, csv-parse builds an Error (stack trace, deep copies of its options) for each
+ * record of another length before `relax_column_count` lets it through, 2 KB and ~5x the parse time for
+ * each `,,` row under a 50-column header. Resetting its record count makes the next record set the length.
+ */
+export function csvRecordReader(delimiter: CsvDelimiter, fromStart: boolean, maxRecordBytes: number): CsvRecordReader {
+  const options: Options<ParsedRecord, string[]> = {
     delimiter,
     bom: fromStart,
-    info: true,
     relax_column_count: true,
     // a stray quote inside an unquoted cell (5" screen) is kept as text, as spreadsheets write it
     relax_quotes: true,
@@ -37,8 +57,31 @@ export function csvParser(delimiter: CsvDelimiter, fromStart: boolean, maxRecord
     record_delimiter: ['\r\n', '\n', '\r'],
     // a quote never closed would otherwise make the rest of the file one cell
     max_record_size: maxRecordBytes,
+    on_record: (record, info) => {
+      (parser.info as { records: number }).records = 0;
+      return { record, bytes: info.bytes };
+    },
   };
-  return parse(options);
+  // the typings allow records of another type only with `columns`; `on_record` makes them here
+  const parser: Parser = parse(options as unknown as Options);
+  // a syntax error is an 'error' event: it is read through `errored` after each write
+  parser.on('error', () => undefined);
+  function* drain(): Generator<ParsedRecord> {
+    for (let parsed = parser.read() as ParsedRecord | null; parsed !== null; parsed = parser.read() as ParsedRecord | null) yield parsed;
+    if (parser.errored) throw parser.errored;
+  }
+  return {
+    *write(chunk) {
+      for (let from = 0; from < chunk.length; from += SLICE_BYTES) {
+        parser.write(chunk.subarray(from, from + SLICE_BYTES));
+        yield* drain();
+      }
+    },
+    *end() {
+      parser.end();
+      yield* drain();
+    },
+  };
 }
 
 const QUOTE = 0x22;
@@ -126,14 +169,14 @@ const DETECT_BYTES = 64 * 1024;
 export function csvInspector(resource: string, format: CsvFormat | undefined, maxRecordBytes: number) {
   let start: Buffer[] = [];
   let startLength = 0;
-  let parser: Parser | null = null;
+  let records: CsvRecordReader | null = null;
+  let delimiter: CsvDelimiter = ',';
   let params: CsvParams | null = null;
   let reader: LayoutReader | null = null;
   let lines = 0;
-  let records = 0;
-  let delimiter: CsvDelimiter = ',';
+  let count = 0;
   const take = (parsed: ParsedRecord) => {
-    records++;
+    count++;
     if (!params) {
       const names = withoutErrorColumn(parsed.record);
       const layout = layoutOf(names, resource, format);
@@ -141,53 +184,34 @@ export function csvInspector(resource: string, format: CsvFormat | undefined, ma
       reader = layout.open(new CsvHeader(names));
       return;
     }
-    lines += reader?.push({ line: records, cells: parsed.record }).length ?? 0;
+    lines += reader?.push({ line: count, cells: parsed.record }).length ?? 0;
   };
-  const drain = () => {
-    if (!parser) return;
+  const read = (parsed: Iterable<ParsedRecord>) => {
     try {
-      for (let parsed = parser.read() as ParsedRecord | null; parsed !== null; parsed = parser.read() as ParsedRecord | null) take(parsed);
+      for (const record of parsed) take(record);
     } catch (error) {
       if (error instanceof AppError) throw error;
-      throw csvSyntaxError(error, records + 1);
+      throw csvSyntaxError(error, count + 1);
     }
   };
-  const feed = (chunk: Buffer) => {
-    if (!parser) return;
-    parser.write(chunk);
-    drain();
-  };
-  const open = () => {
+  const open = (): CsvRecordReader => {
     const head = Buffer.concat(start, startLength);
     delimiter = detectDelimiter(head);
-    parser = csvParser(delimiter, true, maxRecordBytes);
-    // csv-parse reports a syntax error as an 'error' event: it is read through `errored` after each write
-    parser.on('error', () => undefined);
+    const opened = csvRecordReader(delimiter, true, maxRecordBytes);
+    records = opened;
     start = [];
-    feed(head);
-  };
-  const check = () => {
-    const failed = (parser as Parser | null)?.errored;
-    if (failed) throw csvSyntaxError(failed, records + 1);
+    read(opened.write(head));
+    return opened;
   };
   return {
     add(chunk: Buffer) {
-      if (parser) {
-        feed(chunk);
-        return check();
-      }
+      if (records) return read(records.write(chunk));
       start.push(chunk);
       startLength += chunk.length;
-      if (startLength >= DETECT_BYTES || chunk.includes(NEWLINE)) {
-        open();
-        check();
-      }
+      if (startLength >= DETECT_BYTES || chunk.includes(NEWLINE)) open();
     },
     finish(): { lines: number; csv: CsvParams } {
-      if (!parser) open();
-      (parser as unknown as Parser).end();
-      drain();
-      check();
+      read((records ?? open()).end());
       if (!params) throw validationError([{ field: 'body', in: 'body', message: 'the file has no header row' }], 'The CSV file is empty');
       lines += (reader as LayoutReader | null)?.end().length ?? 0;
       return { lines, csv: params };
