@@ -1,4 +1,4 @@
-import { type Options, type Parser, parse } from 'csv-parse';
+import { type Options, Parser } from 'csv-parse';
 import { AppError, validationError } from '../errors.js';
 import { type CsvFormat, CsvHeader, type CsvLayout, type LayoutReader, recogniseLayout } from '../platforms/index.js';
 
@@ -25,29 +25,37 @@ export interface ParsedRecord {
 }
 
 /**
- * Bytes handed to csv-parse at a time. It parses a whole write at once and queues every record of it, so
- * what a write makes live grows with how many records it holds, not with its bytes: a 256 KB chunk of empty
- * rows (`,,`) is 87,000 records (docs/decisions.md, "CSV records read in small slices").
+ * Bytes handed to csv-parse at a time. It parses what it is given at once, so the records of one piece are
+ * alive together: their number, not the piece's bytes, is what costs memory (a 256 KB read of empty rows,
+ * `,,`, is 87,000 records).
  */
 const SLICE_BYTES = 16 * 1024;
 
 /** Reads the records of a CSV byte stream, chunk by chunk, synchronously (src/imports/csv-source.ts, the upload's inspector). */
 export interface CsvRecordReader {
-  /** the records that end in `chunk` (read after what came before); throws csv-parse's error */
+  /** the records that end in `chunk` (read after what came before); throws csv-parse's error after the records before it */
   write(chunk: Buffer): Generator<ParsedRecord>;
   /** the last record, when the bytes end without a newline */
   end(): Generator<ParsedRecord>;
 }
 
+/** csv-parse's parser underneath its stream (`Parser.api`, what its `_transform` calls). */
+interface CsvParseApi {
+  parse(bytes: Buffer | undefined, end: boolean, push: (record: string[]) => void, close: () => void): Error | undefined;
+  info: { bytes: number; records: number };
+}
+
 /**
- * The one way records are read: arrays of strings, never a cast, each with its end position. csv-parse's own
- * per-record `info` (a dozen fields) is not kept, and every record is checked against its own length: with a
- * header length to hold it to, csv-parse builds an Error (stack trace, deep copies of its options) for each
- * record of another length before `relax_column_count` lets it through, 2 KB and ~5x the parse time for
- * each `,,` row under a 50-column header. Resetting its record count makes the next record set the length.
+ * The one way records are read: arrays of strings, never a cast, each with the position of its end. csv-parse
+ * is called underneath its stream (docs/decisions.md, "CSV records without csv-parse's stream"): through the
+ * stream, every record was queued with an `info` object of a dozen fields (built by spreading, a quarter of
+ * the parse time) and, for a record whose length differs from the header's, an Error with a stack trace and
+ * deep copies of the options made before `relax_column_count` lets it through (2 KB and ~5x the time per `,,`
+ * row under a 50-column header). Here a record is pushed with its end and nothing else, and its count is
+ * reset so that each record sets the length the next one is held to.
  */
 export function csvRecordReader(delimiter: CsvDelimiter, fromStart: boolean, maxRecordBytes: number): CsvRecordReader {
-  const options: Options<ParsedRecord, string[]> = {
+  const options: Options = {
     delimiter,
     bom: fromStart,
     relax_column_count: true,
@@ -57,30 +65,23 @@ export function csvRecordReader(delimiter: CsvDelimiter, fromStart: boolean, max
     record_delimiter: ['\r\n', '\n', '\r'],
     // a quote never closed would otherwise make the rest of the file one cell
     max_record_size: maxRecordBytes,
-    on_record: (record, info) => {
-      (parser.info as { records: number }).records = 0;
-      return { record, bytes: info.bytes };
-    },
   };
-  // the typings allow records of another type only with `columns`; `on_record` makes them here
-  const parser: Parser = parse(options as unknown as Options);
-  // a syntax error is an 'error' event: it is read through `errored` after each write
-  parser.on('error', () => undefined);
-  function* drain(): Generator<ParsedRecord> {
-    for (let parsed = parser.read() as ParsedRecord | null; parsed !== null; parsed = parser.read() as ParsedRecord | null) yield parsed;
-    if (parser.errored) throw parser.errored;
+  const api = (new Parser(options) as unknown as { api: CsvParseApi }).api;
+  function* read(bytes: Buffer | undefined, end: boolean): Generator<ParsedRecord> {
+    const parsed: ParsedRecord[] = [];
+    const push = (record: string[]) => {
+      api.info.records = 0;
+      parsed.push({ record, bytes: api.info.bytes });
+    };
+    const error = api.parse(bytes, end, push, () => undefined);
+    yield* parsed;
+    if (error) throw error;
   }
   return {
     *write(chunk) {
-      for (let from = 0; from < chunk.length; from += SLICE_BYTES) {
-        parser.write(chunk.subarray(from, from + SLICE_BYTES));
-        yield* drain();
-      }
+      for (let from = 0; from < chunk.length; from += SLICE_BYTES) yield* read(chunk.subarray(from, from + SLICE_BYTES), false);
     },
-    *end() {
-      parser.end();
-      yield* drain();
-    },
+    end: () => read(undefined, true),
   };
 }
 

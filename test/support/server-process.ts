@@ -30,13 +30,21 @@ export function freePort(): Promise<number> {
  * sources, else the sources through tsx; CI builds before its tests, and a compiled start costs half the CPU
  * of one through tsx) on a system-chosen port and resolves once its
  * "storefront listening" line names the address. `env` is added to a clean environment (no inherited
- * STOREFRONT_*, DATABASE_URL or PORT); `args` follow `serve` (e.g. `--workers 2`).
+ * STOREFRONT_*, DATABASE_URL or PORT); `args` follow `serve` (e.g. `--workers 2`). `asExecutable` runs
+ * bin/storefront.mjs itself, so Node starts with the flags of its `#!` line as `npm start` gives them (a test
+ * of the server's memory measures what users run).
  */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000, args: string[] = []): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+  args: string[] = [],
+  asExecutable = false,
+): Promise<ServerProcess> {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !/^(DATABASE_URL|REDIS_URL|STOREFRONT_|HOST$|PORT$|LOG_LEVEL$)/.test(key)),
   );
-  const child = spawn(process.execPath, ['bin/storefront.mjs', 'serve', ...args], {
+  const [command, commandArgs] = asExecutable ? [`${ROOT}bin/storefront.mjs`, []] : [process.execPath, ['bin/storefront.mjs']];
+  const child = spawn(command, [...commandArgs, 'serve', ...args], {
     cwd: ROOT,
     env: { ...inherited, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', STOREFRONT_DEMO: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

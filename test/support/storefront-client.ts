@@ -4,9 +4,12 @@ import { openDatabase } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createAdmin, createStore } from '../../src/stores/stores.service.js';
 
-/** A store, its admin and an access token in a PostgreSQL database, made directly through the data layer. */
-export async function seedStore(databaseUrl: string, jwtSecret: string): Promise<{ storeId: string; token: string }> {
-  const database = await openDatabase({ databaseUrl, dataDir: '', poolSize: 2 });
+/**
+ * A store, its admin and an access token in a PostgreSQL database, made directly through the data layer; with
+ * `databaseUrl` empty, in the embedded database of `dataDir` (before a server holds it).
+ */
+export async function seedStore(databaseUrl: string, jwtSecret: string, dataDir = ''): Promise<{ storeId: string; token: string }> {
+  const database = await openDatabase({ databaseUrl, dataDir, poolSize: 2 });
   try {
     await migrate(database.db);
     const slug = `s-${randomBytes(5).toString('hex')}`;
