@@ -34,7 +34,7 @@ async function writeHostileCsv(file: string): Promise<void> {
   out.write(`${HEADER}\nlonely,Lonely,${','.repeat(18)}10,,,,active\n`);
   const rows = ',,\n'.repeat(100_000);
   for (let written = 0; written < EMPTY_ROWS; written += 100_000) {
-    if (!out.write(rows)) await new Promise((resolve) => out.once('drain', resolve));
+    if (!out.write(rows)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   }
   out.end();
   await finished(out);
@@ -109,7 +109,7 @@ describe.skipIf(!canReadProc)('a 30 MB CSV of one product and 10 M empty rows', 
       const { env, tokens } = await engine.prepare(join(dir, `data-${engine.name}`), randomBytes(32).toString('hex'));
       const [attacker, quiet] = tokens;
       // the whole request may take minutes on a loaded machine: this test is about memory, not speed
-      server = await startServerProcess({ ...env, LOG_LEVEL: 'warn', STOREFRONT_REQUEST_TIMEOUT_MS: '900000' }, 120_000, [], true);
+      server = await startServerProcess({ ...env, STOREFRONT_REQUEST_TIMEOUT_MS: '900000' }, 120_000, [], true);
       const pid = server.child.pid as number;
       // past the start's own work (migrations checked, timers armed), then the peak is measured from here
       await new Promise((resolve) => setTimeout(resolve, 2_000));

@@ -61,7 +61,11 @@ export async function startServerProcess(
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start within ${timeoutMs} ms:\n${stdout}${stderr}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      // not left running when the test that started it gives up on it
+      child.kill('SIGKILL');
+      reject(new Error(`the server did not start within ${timeoutMs} ms:\n${stdout}${stderr}`));
+    }, timeoutMs);
     const onData = () => {
       const match = /"url":"(http:\/\/[^"]+)\/api\/v1"/.exec(stdout);
       if (!match) return;
