@@ -153,7 +153,8 @@ describe.skipIf(!canReadProc)('a 30 MB CSV of one product and 10 M empty rows', 
       );
       expect(growth).toBeLessThan(MAX_GROWTH_MB);
       expect(quietStatuses.length).toBeGreaterThan(0);
-      expect(quietStatuses.every((status) => status === 200)).toBe(true);
+      // every read answered (a status 0 is a read that got no answer within 30 s)
+      expect(quietStatuses.filter((status) => status !== 200)).toEqual([]);
     }, 900_000);
   });
 });
