@@ -5841,9 +5841,11 @@ export interface operations {
                 limit?: number;
                 /** @description comma-separated event types to return, e.g. product.created,order.created */
                 types?: string;
+                /** @description only the events of this record (their data.id): a product's, an order's, … */
+                recordId?: string;
                 /** @description start after this event (not with it); not with cursor */
                 after?: string;
-                /** @description pagination.nextCursor of the previous page, with the same types and limit */
+                /** @description pagination.nextCursor of the previous page, with the same types, recordId and limit */
                 cursor?: string;
                 /** @description long poll: when the page would be empty, hold the request up to this many seconds until an event after its position is committed (answered within about a second of it), then answer; the empty page when the time is up */
                 wait?: number;

@@ -164,6 +164,7 @@ export interface Events {
   created_at: Generated<Timestamp>;
   data: JsonDocument<unknown>;
   id: string;
+  record_id: string | null;
   seq: Generated<Int8>;
   store_id: string;
   type: string;

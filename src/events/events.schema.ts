@@ -6,9 +6,12 @@ export const EventsQuery = Type.Object({
   types: Type.Optional(
     Type.String({ maxLength: 2000, description: `comma-separated event types to return, e.g. product.created,order.created` }),
   ),
+  recordId: Type.Optional(
+    Type.String({ pattern: ID_PATTERN, description: "only the events of this record (their data.id): a product's, an order's, …" }),
+  ),
   after: Type.Optional(Type.String({ pattern: ID_PATTERN, description: 'start after this event (not with it); not with cursor' })),
   cursor: Type.Optional(
-    Type.String({ maxLength: 1000, description: 'pagination.nextCursor of the previous page, with the same types and limit' }),
+    Type.String({ maxLength: 1000, description: 'pagination.nextCursor of the previous page, with the same types, recordId and limit' }),
   ),
   wait: Type.Optional(
     Type.Integer({

@@ -3,7 +3,7 @@ import { forbidden, invalidField, rateLimited, validationError } from '../errors
 import { EVENT_TYPES, isEventType, iso, mayReadEventType, missingEventScope } from '../shared/index.js';
 import { decodeCursor, encodeCursor, type Walk } from './cursor.js';
 import type { Event, EventsQuery } from './events.schema.js';
-import { eventsAfter, positionOf } from './events.sql.js';
+import { type EventFilter, type EventRow, eventsAfter, eventsBefore, feedEnds, positionOf } from './events.sql.js';
 import type { LongPollGate } from './long-poll-gate.js';
 import { type Position, START } from './types.js';
 import type { FeedWaiters } from './waiters.js';
@@ -39,8 +39,8 @@ export async function listEvents(
   query: EventsQuery,
   signal?: AbortSignal,
 ): Promise<EventPage> {
-  const walk: Walk = { types: typesOf(query.types), limit: query.limit };
-  const shown = readableTypes(reader.scopes, walk.types);
+  const walk: Walk = { types: typesOf(query.types), recordId: query.recordId, limit: query.limit };
+  const shown: EventFilter = { types: readableTypes(reader.scopes, walk.types), recordId: query.recordId };
   const from = await startOf(db, reader.storeId, query, walk);
   let page = await pageAfter(db, reader.storeId, from, walk, shown);
   if (page.data.length || query.wait === undefined) return page;
@@ -54,7 +54,8 @@ export async function listEvents(
       const outcome = await waiters.wait(reader.storeId, seen, deadline, signal);
       if (outcome.kind !== 'event') return page;
       const { visible } = outcome;
-      const key = [reader.storeId, visible.xid, visible.seq, from.xid, from.seq, walk.limit, shown?.join(',') ?? '*'].join('|');
+      const filterKey = [shown.types?.join(',') ?? '*', shown.recordId ?? '*'];
+      const key = [reader.storeId, visible.xid, visible.seq, from.xid, from.seq, walk.limit, ...filterKey].join('|');
       page = await waiters.readOnce(key, () => pageAfter(db, reader.storeId, from, walk, shown));
       if (page.data.length) return page;
       // None of this walk's types up to where the feed ended: wait for what comes after that.
@@ -65,23 +66,69 @@ export async function listEvents(
   }
 }
 
-async function pageAfter(db: Db, storeId: string, from: Position, walk: Walk, shown: readonly string[] | null): Promise<EventPage> {
+const toEvent = (row: EventRow): Event => ({
+  id: row.id,
+  type: row.type as Event['type'],
+  createdAt: iso(row.created_at),
+  data: row.data as Event['data'],
+});
+
+async function pageAfter(db: Db, storeId: string, from: Position, walk: Walk, shown: EventFilter): Promise<EventPage> {
   const rows = await eventsAfter(db, storeId, from, shown, walk.limit + 1);
   const page = rows.slice(0, walk.limit);
   const last = page.at(-1);
   return {
-    data: page.map((row) => ({
-      id: row.id,
-      type: row.type as Event['type'],
-      createdAt: iso(row.created_at),
-      data: row.data as Event['data'],
-    })),
+    data: page.map(toEvent),
     pagination: {
       limit: walk.limit,
       nextCursor: encodeCursor(last ? { xid: last.at_xid, seq: last.at_seq } : from, walk),
       hasMore: rows.length > walk.limit,
     },
   };
+}
+
+export interface RecentEventsQuery {
+  /** comma-separated types, as GET /events's `types` */
+  types?: string;
+  recordId?: string;
+  /** the `nextCursor` of the page before (older events) */
+  cursor?: string;
+  limit: number;
+}
+
+export interface RecentEventPage {
+  data: Event[];
+  /** where the next (older) page starts; null: none is left */
+  nextCursor: string | null;
+  /**
+   * On a first page: a GET /events cursor with the same `types`, `recordId` and `limit` that reads what
+   * commits after the newest event shown (the console's "Live" long-polls it). Null on later pages.
+   */
+  liveCursor: string | null;
+}
+
+/**
+ * The store's feed newest first, for people (the console's Events screen): the same events, scopes and
+ * snapshot rule as GET /events, paged backwards by a cursor of its own (bound to its filters and direction).
+ * The first page's newest event is where a forward read (GET /events with `liveCursor`) goes on, so what
+ * commits after the page was read is shown once, whichever transaction commits first.
+ */
+export async function listRecentEvents(db: Db, reader: Omit<Reader, 'principal'>, query: RecentEventsQuery): Promise<RecentEventPage> {
+  const types = typesOf(query.types);
+  const walk: Walk = { types, recordId: query.recordId, limit: query.limit, newestFirst: true };
+  const shown: EventFilter = { types: readableTypes(reader.scopes, types), recordId: query.recordId };
+  const before = query.cursor === undefined ? null : decodeCursor(query.cursor, walk);
+  const rows = await eventsBefore(db, reader.storeId, before, shown, query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  const older = rows.length > query.limit && last ? encodeCursor({ xid: last.at_xid, seq: last.at_seq }, walk) : null;
+  return { data: page.map(toEvent), nextCursor: older, liveCursor: before ? null : await liveCursorOf(db, reader.storeId, page[0], walk) };
+}
+
+/** After the newest event shown; with none shown, after the newest the feed shows at all (nothing older can still commit). */
+async function liveCursorOf(db: Db, storeId: string, newest: EventRow | undefined, walk: Walk): Promise<string> {
+  const position = newest ? { xid: newest.at_xid, seq: newest.at_seq } : ((await feedEnds(db, storeId)).visible ?? START);
+  return encodeCursor(position, { types: walk.types, recordId: walk.recordId, limit: walk.limit });
 }
 
 /**

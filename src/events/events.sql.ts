@@ -15,7 +15,7 @@ export const FEED_CHANNEL = 'storefront_events';
  * Appends events (`texts[i]`: the JSON of `events[i].data`) in the writing transaction: xid (the transaction) and seq (their order) come from defaults.
  */
 export async function insertEvents(trx: Tx, storeId: string, events: NewEvent[], texts: string[]): Promise<void> {
-  const values = events.map(({ type }, i) => ({ store_id: storeId, id: newId(), type, data: texts[i] }));
+  const values = events.map(({ type, data }, i) => ({ store_id: storeId, id: newId(), type, record_id: recordIdOf(data), data: texts[i] }));
   // One statement: a data-modifying WITH runs whether or not the rest reads it.
   await sql`WITH appended AS (${trx.insertInto('events').values(values)}) SELECT pg_notify(${FEED_CHANNEL}, ${storeId})`.execute(trx);
 }
@@ -27,9 +27,21 @@ export async function insertEvents(trx: Tx, storeId: string, events: NewEvent[],
  * every write's commit wait for the previous notifying commit's WAL flush.
  */
 export async function insertEventsWithCommit(trx: Tx, storeId: string, events: NewEvent[], texts: string[]): Promise<void> {
-  const rows = events.map(({ type }, i) => `(${[storeId, newId(), type, texts[i]].map(literal).join(', ')})`);
-  await withCommit(`INSERT INTO events (store_id, id, type, data) VALUES ${rows.join(', ')}`).execute(trx);
+  const rows = events.map(({ type, data }, i) => `(${[storeId, newId(), type, recordIdOf(data), texts[i]].map(literal).join(', ')})`);
+  await withCommit(`INSERT INTO events (store_id, id, type, record_id, data) VALUES ${rows.join(', ')}`).execute(trx);
   await afterCommit(`SELECT pg_notify(${literal(FEED_CHANNEL)}, ${literal(storeId)})`).execute(trx);
+}
+
+/** The record an event is about (its `data.id`), kept in a column of its own so the feed filters by it (migration 0113). */
+const recordIdOf = (data: object): string | null => {
+  const id = (data as { id?: unknown }).id;
+  return id === undefined || id === null ? null : String(id);
+};
+
+/** Which events a read keeps: `types` those only (none: no event; null: all), `recordId` one record's. */
+export interface EventFilter {
+  types: readonly string[] | null;
+  recordId?: string;
 }
 
 export interface EventRow {
@@ -45,25 +57,49 @@ export interface EventRow {
  * The store's events after `from`, in feed order, of transactions that were finished when this statement's
  * snapshot was taken: every transaction still running (or not yet started) has an xid at or above the
  * snapshot's xmin, so whatever it writes lands after the last position returned here (docs/events.md).
- * `types`: those only (none: no event), or null for all.
  */
-export async function eventsAfter(
+export async function eventsAfter(db: Db, storeId: string, from: Position, filter: EventFilter, limit: number): Promise<EventRow[]> {
+  if (filter.types?.length === 0) return [];
+  return filtered(db, storeId, filter)
+    .where(sql<boolean>`(xid, seq) > (${from.xid}::xid8, ${from.seq}::bigint)`)
+    .orderBy('events.xid')
+    .orderBy('events.seq')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * The same events newest first: those before `before` (null: from the newest the feed shows), under the same
+ * snapshot rule, so the newest one returned is a position a forward read may start after without missing a
+ * transaction that was still running (the console's "Live" starts there).
+ */
+export async function eventsBefore(
   db: Db,
   storeId: string,
-  from: Position,
-  types: readonly string[] | null,
+  before: Position | null,
+  filter: EventFilter,
   limit: number,
 ): Promise<EventRow[]> {
-  if (types?.length === 0) return [];
+  if (filter.types?.length === 0) return [];
+  let query = filtered(db, storeId, filter);
+  if (before) query = query.where(sql<boolean>`(xid, seq) < (${before.xid}::xid8, ${before.seq}::bigint)`);
+  return query.orderBy('events.xid', 'desc').orderBy('events.seq', 'desc').limit(limit).execute();
+}
+
+/**
+ * One store's shown events and the filter: one type or a record is a range of its index (migration 0113:
+ * (store_id, type, xid, seq), (store_id, record_id, xid, seq)); none, of the primary key.
+ */
+function filtered(db: Db, storeId: string, { types, recordId }: EventFilter) {
   let query = db
     .selectFrom('events')
     // Read as text under other names: ORDER BY xid would otherwise sort the text aliases ('10' < '9').
     .select(['id', 'type', 'data', 'created_at', sql<string>`xid::text`.as('at_xid'), sql<string>`seq::text`.as('at_seq')])
     .where('store_id', '=', storeId)
-    .where(sql<boolean>`(xid, seq) > (${from.xid}::xid8, ${from.seq}::bigint)`)
     .where(sql<boolean>`xid < pg_snapshot_xmin(pg_current_snapshot())`);
   if (types) query = query.where('type', 'in', types);
-  return query.orderBy('events.xid').orderBy('events.seq').limit(limit).execute();
+  if (recordId !== undefined) query = query.where('record_id', '=', recordId);
+  return query;
 }
 
 /**

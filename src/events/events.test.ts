@@ -257,7 +257,7 @@ describe('GET /events', () => {
     const doc = inlineDocument((await t.call(null, 'GET', '/openapi.json')).body);
     const operation = doc.paths['/api/v1/events'].get;
     const query = operation.parameters.filter((p: { in: string }) => p.in === 'query');
-    expect(query.map((p: { name: string }) => p.name).sort()).toEqual(['after', 'cursor', 'limit', 'types', 'wait']);
+    expect(query.map((p: { name: string }) => p.name).sort()).toEqual(['after', 'cursor', 'limit', 'recordId', 'types', 'wait']);
   });
 });
 

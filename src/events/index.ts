@@ -8,7 +8,8 @@ export {
   type RecordLoader,
 } from './after-work.js';
 export { registerEventRoutes } from './events.routes.js';
-export { EventListEnvelope } from './events.schema.js';
+export { type Event, EventListEnvelope } from './events.schema.js';
+export { listRecentEvents, type RecentEventPage, type RecentEventsQuery } from './events.service.js';
 export { FEED_CHANNEL } from './events.sql.js';
 export { newestEventAgeSeconds } from './feed-stats.sql.js';
 export { noteChange, noteUpdated } from './notes.js';
