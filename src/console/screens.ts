@@ -1,6 +1,7 @@
 import { registerApiKeysScreen } from './api-keys.screen.js';
 import { registerCollectionsScreen } from './collections.screen.js';
 import { registerCustomersScreen } from './customers.screen.js';
+import { registerEventsScreen } from './events.screen.js';
 import { registerExportsScreen } from './exports.screen.js';
 import { registerImportsScreen } from './imports.screen.js';
 import { registerOrdersScreen } from './orders.screen.js';
@@ -23,6 +24,7 @@ export function registerScreens(router: ConsoleRouter, deps: ScreenDeps): void {
   registerOrdersScreen(router, deps);
   registerImportsScreen(router, deps);
   registerExportsScreen(router, deps);
+  registerEventsScreen(router, deps);
   registerWebhooksScreen(router, deps);
   registerRequestsScreen(router, deps);
   registerApiKeysScreen(router, deps);

@@ -46,5 +46,7 @@ form.stack > div { margin-bottom: .6rem; }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; margin: .75rem 0; }
 pre.body { margin: 0; max-width: 40rem; max-height: 12rem; overflow: auto; white-space: pre-wrap; word-break: break-all; font-size: 12px; }
 .pager { display: flex; gap: 1rem; margin: .5rem 0; }
+table:has(#events-body tr) + #events-none { display: none; }
+#live { margin: .5rem 0; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;

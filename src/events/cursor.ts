@@ -36,7 +36,12 @@ export function encodeCursor(position: Position, walk: Walk): string {
 export function decodeCursor(cursor: string, walk: Walk): Position {
   const body = parse(cursor);
   if (!body) throw invalidField('cursor', 'is not a cursor this endpoint issued', 'query');
-  if (body.t !== walk.types.join(',') || body.l !== walk.limit || body.r !== walk.recordId || (body.o === 'n') !== Boolean(walk.newestFirst)) {
+  if (
+    body.t !== walk.types.join(',') ||
+    body.l !== walk.limit ||
+    body.r !== walk.recordId ||
+    (body.o === 'n') !== Boolean(walk.newestFirst)
+  ) {
     throw invalidField(
       'cursor',
       'was issued for other types, another recordId or another limit: pass the same ones as the request that returned it',

@@ -15,6 +15,8 @@ afterAll(() => t.close());
 
 const { readOn, body } = feedOf(() => t);
 
+type Fields = Record<string, unknown>;
+
 /** Two products, each created then updated, and an attribute set between them: five events. */
 async function seed(store: TestStore) {
   const a = await body(store, 'POST', '/products', { title: 'A' });
@@ -61,22 +63,26 @@ describe('the feed newest first (listRecentEvents)', () => {
     const store = await t.newStore();
     const { a, b } = await seed(store);
     const first = await recent(store, { limit: 2 });
-    expect(first.data.map((e) => e.data.title)).toEqual(['B2', 'A2']);
+    expect(first.data.map((e) => (e.data as Fields).title)).toEqual(['B2', 'A2']);
     const second = await recent(store, { limit: 2, cursor: first.nextCursor as string });
-    expect(second.data.map((e) => e.data.title ?? e.data.name)).toEqual(['B', 'Set']);
+    expect(second.data.map((e) => (e.data as Fields).title ?? (e.data as Fields).name)).toEqual(['B', 'Set']);
     expect(second.liveCursor).toBeNull();
     const third = await recent(store, { limit: 2, cursor: second.nextCursor as string });
-    expect(third.data.map((e) => e.data.title)).toEqual(['A']);
+    expect(third.data.map((e) => (e.data as Fields).title)).toEqual(['A']);
     expect(third.nextCursor).toBeNull();
 
-    expect((await recent(store, { types: 'product.created' })).data.map((e) => e.data.title)).toEqual(['B', 'A']);
-    expect((await recent(store, { recordId: b })).data.map((e) => e.data.title)).toEqual(['B2', 'B']);
-    expect((await recent(store, { recordId: a, types: 'product.created' })).data.map((e) => e.data.title)).toEqual(['A']);
+    expect((await recent(store, { types: 'product.created' })).data.map((e) => (e.data as Fields).title)).toEqual(['B', 'A']);
+    expect((await recent(store, { recordId: b })).data.map((e) => (e.data as Fields).title)).toEqual(['B2', 'B']);
+    expect((await recent(store, { recordId: a, types: 'product.created' })).data.map((e) => (e.data as Fields).title)).toEqual(['A']);
     // its cursor is its own: not one of GET /events, nor of another filter
     await expect(recent(store, { limit: 2, types: 'product.created', cursor: first.nextCursor as string })).rejects.toMatchObject({
       status: 400,
     });
-    expectError(await t.call(store, 'GET', `/events?limit=2&cursor=${encodeURIComponent(first.nextCursor as string)}`), 400, 'VALIDATION_ERROR');
+    expectError(
+      await t.call(store, 'GET', `/events?limit=2&cursor=${encodeURIComponent(first.nextCursor as string)}`),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 
   it('its liveCursor reads on with GET /events from the newest event shown (or the feed’s end when none matches)', async () => {
@@ -119,7 +125,9 @@ describe('storage', () => {
         // the plan the indexes make possible, whatever a small table's statistics would prefer
         await sql`SET LOCAL enable_seqscan = off`.execute(trx);
         await sql`SET LOCAL enable_bitmapscan = off`.execute(trx);
-        const { rows } = await sql<{ 'QUERY PLAN': string }>`EXPLAIN SELECT id FROM events WHERE store_id = ${store.id} AND ${sql.raw(where)}
+        const { rows } = await sql<{
+          'QUERY PLAN': string;
+        }>`EXPLAIN SELECT id FROM events WHERE store_id = ${store.id} AND ${sql.raw(where)}
           ORDER BY xid ${sql.raw(order)}, seq ${sql.raw(order)} LIMIT 50`.execute(trx);
         return rows.map((row) => row['QUERY PLAN']).join('\n');
       });

@@ -27,7 +27,10 @@ export async function insertEvents(trx: Tx, storeId: string, events: NewEvent[],
  * every write's commit wait for the previous notifying commit's WAL flush.
  */
 export async function insertEventsWithCommit(trx: Tx, storeId: string, events: NewEvent[], texts: string[]): Promise<void> {
-  const rows = events.map(({ type, data }, i) => `(${[storeId, newId(), type, recordIdOf(data), texts[i]].map(literal).join(', ')})`);
+  const rows = events.map(
+    ({ type, data }, i) =>
+      `(${[storeId, newId(), type, recordIdOf(data), texts[i]].map((value) => (value === null ? 'NULL' : literal(value))).join(', ')})`,
+  );
   await withCommit(`INSERT INTO events (store_id, id, type, record_id, data) VALUES ${rows.join(', ')}`).execute(trx);
   await afterCommit(`SELECT pg_notify(${literal(FEED_CHANNEL)}, ${literal(storeId)})`).execute(trx);
 }
