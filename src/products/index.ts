@@ -5,7 +5,7 @@ export { rebuildProductDocuments } from './products.documents.js';
 export { importProductLine } from './products.import.js';
 export { productRecordKind, registerProductRoutes } from './products.routes.js';
 export { Product } from './products.schema.js';
-export { getProductsByIds, getProductTextsByIds } from './products.service.js';
+export { getProductsByIds, getProductTextsByIds, listProductPage } from './products.service.js';
 export {
   resolveStock,
   returnStock,

@@ -10,6 +10,7 @@ import {
   documentTexts,
   paginationOf,
   runList,
+  runListPage,
   selectByIds,
   sharedRead,
 } from '../reads/index.js';
@@ -194,9 +195,10 @@ type ProductBase = SelectQueryBuilder<DB, 'products', object>;
 
 /**
  * The product list over `base` (its select decides what each row carries): the filters, the narrowing of a
- * membership, the exact total and the page, as runList computes them.
+ * membership and where the exact total comes from, as runList and runListPage take them; null when the
+ * list is empty whatever the page (a collection filter naming no collection of the store).
  */
-async function runProductList<B extends ProductBase>(db: Db, storeId: string, base: B, query: ProductListQuery, membership?: Membership) {
+async function productListScope<B extends ProductBase>(db: Db, storeId: string, base: B, query: ProductListQuery, membership?: Membership) {
   const catalog = catalogFilters(query);
   const filters = [...columnFilters(query), ...catalog];
   const filtered = whereAll(base, filters);
@@ -204,7 +206,7 @@ async function runProductList<B extends ProductBase>(db: Db, storeId: string, ba
   const narrowing = membership ? [membership.condition] : [];
   if (query.collection !== undefined) {
     const condition = await collectionCondition(db, storeId, query.collection);
-    if (!condition) return { rows: [], pagination: paginationOf(query, 0) };
+    if (!condition) return null;
     narrowing.push(condition);
   }
   const narrow = allOf(narrowing);
@@ -214,7 +216,25 @@ async function runProductList<B extends ProductBase>(db: Db, storeId: string, ba
   const totalSql = counted ? countedTotalSql(storeId, { list: 'products', status: query.status }) : undefined;
   const within = membership ? [membership.collectionId] : undefined;
   const unfiltered = filters.length === 0 && !narrow;
-  return runList(filtered, query, productListSpec, { db, storeId, narrow, total, counted: totalSql, within, unfiltered });
+  return { filtered, scope: { db, storeId, narrow, total, counted: totalSql, within, unfiltered } };
+}
+
+/** The product list over `base`: the page and its exact total, as runList computes them. */
+async function runProductList<B extends ProductBase>(db: Db, storeId: string, base: B, query: ProductListQuery, membership?: Membership) {
+  const list = await productListScope(db, storeId, base, query, membership);
+  if (!list) return { rows: [], pagination: paginationOf(query, 0) };
+  return runList(list.filtered, query, productListSpec, list.scope);
+}
+
+/**
+ * A page of the product list as GET /products/{id}'s JSON texts, without a total (runListPage): what the
+ * console lists, as fast at a million products as at a thousand whatever the filters (CONTRACT §12).
+ */
+export async function listProductPage(db: Db, storeId: string, query: ProductListQuery): Promise<{ texts: string[]; nextCursor: string | null }> {
+  const list = await productListScope(db, storeId, selectProductDocuments(db, storeId), query);
+  if (!list) return { texts: [], nextCursor: null };
+  const { rows, nextCursor } = await runListPage(list.filtered, query, productListSpec, list.scope);
+  return { texts: await documentTexts(rows as DocumentOfRow[], (ids) => getProductsByIds(db, storeId, ids)), nextCursor };
 }
 
 /** The product list (also GET /collections/{id}/products, which passes its `membership`), as outputs. */

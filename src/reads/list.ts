@@ -216,6 +216,34 @@ export async function runList<DB, TB extends keyof DB, O>(
   spec: ListSpec,
   scope: ListScope,
 ) {
+  const { rows, count, walk } = await readList(base, params, spec, scope, true);
+  return pageOf(rows, params, walk, count as number);
+}
+
+/**
+ * The same page without its total: no count of any kind, so a filtered or searched page costs what finding
+ * its rows costs, at any size of the store (the console's lists, CONTRACT §12; the API's lists keep their
+ * exact totals, CONTRACT §5). `nextCursor` as runList's: a cursor of either reads on in the other.
+ */
+export async function runListPage<DB, TB extends keyof DB, O>(
+  base: SelectQueryBuilder<DB, TB, O>,
+  params: ListParams,
+  spec: ListSpec,
+  scope: ListScope,
+): Promise<{ rows: O[]; nextCursor: string | null }> {
+  const { rows, walk } = await readList(base, params, spec, scope, false);
+  const { rows: page, pagination } = pageOf(rows, params, walk, 0);
+  return { rows: page, nextCursor: pagination.nextCursor };
+}
+
+/** The rows of a list's page (limit + 1, keyed) and, when `counting`, its exact total (else null). */
+async function readList<DB, TB extends keyof DB, O>(
+  base: SelectQueryBuilder<DB, TB, O>,
+  params: ListParams,
+  spec: ListSpec,
+  scope: ListScope,
+  counting: boolean,
+) {
   const walk = walkOf(params, spec, scope);
   const order = orderOf(params, spec);
   const since = params.updatedSince;
@@ -226,16 +254,20 @@ export async function runList<DB, TB extends keyof DB, O>(
   ];
   const total = since === undefined ? scope.total : undefined;
   const counted = total && scope.counted;
+  const count: Counting = counting ? { total, counted } : null;
   try {
-    const { rows, count } = conditions.length
-      ? await runMatchedList(scoped, sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`, params, spec, order, walk, scope.db)
-      : await runIndexedList(scoped, params, spec, order, walk, total, counted, scope.unfiltered === true && since === undefined);
-    return pageOf(rows, params, walk, count);
+    const { rows, count: found } = conditions.length
+      ? await runMatchedList(scoped, sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`, params, spec, order, walk, scope.db, counting)
+      : await runIndexedList(scoped, params, spec, order, walk, count, scope.unfiltered === true && since === undefined);
+    return { rows, count: found, walk };
   } catch (error) {
     if (walk.after && isDataException(error)) throw badCursor('holds a position this list cannot sort by');
     throw error;
   }
 }
+
+/** How an indexed list gets its total: from the counters (a call, or a column of the page's statement), else by counting; null: not at all. */
+type Counting = { total: (() => Promise<number>) | undefined; counted: RawBuilder<number> | undefined } | null;
 
 /** The page (`limit` rows, without their sort text) and its pagination; the last row's position makes the cursor. */
 function pageOf<O>(rows: KeyedRow<O>[], params: ListParams, walk: Walk, total: number) {
@@ -259,10 +291,10 @@ async function runIndexedList<DB, TB extends keyof DB, O>(
   spec: ListSpec,
   order: ListOrder,
   walk: Walk,
-  total: (() => Promise<number>) | undefined,
-  counted: RawBuilder<number> | undefined,
+  counting: Counting,
   unfiltered: boolean,
-) {
+): Promise<{ rows: KeyedRow<O>[]; count: number | null }> {
+  const { total, counted } = counting ?? {};
   const ordered = <T extends SelectQueryBuilder<DB, TB, unknown>>(query: T) =>
     query.orderBy(sql`${order.expression} ${order.direction}`).orderBy(sql`${spec.idColumn} ${order.direction}`) as T;
   const keyed = base.select([
@@ -287,6 +319,7 @@ async function runIndexedList<DB, TB extends keyof DB, O>(
       .select(sql<number>`count(*)::int`.as('total'))
       .executeTakeFirstOrThrow()
       .then((row) => (row as { total: number }).total);
+  if (!counting) return { rows: (await page.execute()) as unknown as KeyedRow<O>[], count: null };
   if (counted) {
     const rows = (await page.execute()) as unknown as (KeyedRow<O> & { list_total: number })[];
     return { rows, count: rows[0]?.list_total ?? (await (total as () => Promise<number>)()) };
@@ -319,7 +352,8 @@ async function runMatchedList<DB, TB extends keyof DB, O>(
   order: ListOrder,
   walk: Walk,
   db: QueryExecutorProvider,
-) {
+  counting: boolean,
+): Promise<{ rows: KeyedRow<O>[]; count: number | null }> {
   const { direction } = order;
   const matches = base
     .where(condition)
@@ -336,14 +370,16 @@ async function runMatchedList<DB, TB extends keyof DB, O>(
     list_page AS (SELECT match_id, match_key FROM list_matches ${after} ORDER BY match_key ${direction}, match_id ${direction}
       LIMIT ${params.limit + 1} ${walk.offset ? sql`OFFSET ${walk.offset}` : sql``})
     SELECT list_rows.*, list_page.match_key::text AS list_key, list_page.match_id AS list_id,
-      (SELECT count(*) FROM list_matches)::int AS list_total
+      ${counting ? sql`(SELECT count(*) FROM list_matches)::int` : sql`NULL::int`} AS list_total
     FROM list_page CROSS JOIN LATERAL ${row} AS list_rows
     ORDER BY list_page.match_key ${direction}, list_page.match_id ${direction}`.execute(db);
+  const page = rows.map(({ list_total, ...row }) => row as unknown as KeyedRow<O>);
+  if (!counting) return { rows: page, count: null };
   // A page past the end has no row to carry the total: count the matches on their own (rare).
   const count =
     rows[0]?.list_total ??
     (walk.offset === 0 && !walk.after
       ? 0
       : (await sql<{ total: number }>`SELECT count(*)::int AS total FROM (${matches}) AS list_matches`.execute(db)).rows[0].total);
-  return { rows: rows.map(({ list_total, ...row }) => row as unknown as KeyedRow<O>), count };
+  return { rows: page, count };
 }

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { type ConsoleClient, signIn } from '../../test/support/console.fixtures.js';
+
+/**
+ * The console's product list counts nothing (CONTRACT §12: as fast at a million products as at a thousand):
+ * searched and filtered pages, whose API list counts its matches, run no count statement here. Every
+ * statement the app sends is seen by the observer.
+ */
+
+let t: TestContext;
+const statements: string[] = [];
+beforeAll(async () => {
+  t = await setupTestApp({}, (text) => {
+    statements.push(text);
+    return undefined;
+  });
+});
+afterAll(() => t.close());
+
+/** The statements `read` sends that count something. */
+async function countsOf(read: () => Promise<unknown>): Promise<string[]> {
+  const before = statements.length;
+  await read();
+  return statements.slice(before).filter((text) => /\bcount\s*\(/i.test(text));
+}
+
+const titlesOf = (body: string) => [...body.matchAll(/<a href="\/console\/products\/[0-9a-f]{24}">([^<]*)<\/a>/g)].map((m) => m[1]);
+
+describe("the console's product list", () => {
+  let store: TestStore;
+  let console: ConsoleClient;
+  beforeAll(async () => {
+    store = await t.newStore();
+    for (const [title, vendor, productType, tags, status] of [
+      ['Classic Tee', 'Acme', 'Shirts', ['summer'], 'active'],
+      ['Mug', 'Acme', 'Kitchen', ['gift'], 'active'],
+      ['Old Tee', 'Other', 'Shirts', ['summer'], 'disabled'],
+    ] as const) {
+      const reply = await t.call(store, 'POST', '/products', { title, vendor, productType, tags, status, price: 5 });
+      expect(reply.status).toBe(201);
+    }
+    console = await signIn(t.app, store);
+  });
+
+  it('filters and searches as the API does, without a count statement (the API counts the same lists)', async () => {
+    for (const [query, titles] of [
+      ['search=tee', ['Old Tee', 'Classic Tee']],
+      ['vendor=acme', ['Mug', 'Classic Tee']],
+      ['productType=Shirts', ['Old Tee', 'Classic Tee']],
+      ['tag=summer&status=active', ['Classic Tee']],
+      ['search=tee&vendor=Other&status=&tag=', ['Old Tee']],
+    ] as const) {
+      let page = { status: 0, body: '' };
+      expect(await countsOf(async () => (page = await console.get(`/console/products?${query}`))), query).toEqual([]);
+      expect(page.status, query).toBe(200);
+      expect(titlesOf(page.body), query).toEqual(titles);
+      // the API's list of the same query counts its matches (exact totals, CONTRACT §5): the observer sees it
+      const api = await t.call(store, 'GET', `/products?${query.replace(/&?\w+=(?=&|$)/g, '')}`);
+      expect(api.body.pagination.total, query).toBe(titles.length);
+    }
+    expect(await countsOf(() => t.call(store, 'GET', '/products?vendor=acme&limit=7'))).not.toEqual([]);
+  });
+
+  it('pages by cursor', async () => {
+    for (let i = 0; i < 50; i++) await t.call(store, 'POST', '/products', { title: `Bulk ${i}`, vendor: 'Acme', price: 1 });
+    const first = await console.get('/console/products?vendor=Acme');
+    expect(titlesOf(first.body)).toHaveLength(50);
+    const next = /<a href="([^"]+)" rel="next">Next page<\/a>/.exec(first.body)?.[1].replaceAll('&#38;', '&').replaceAll('&#61;', '=');
+    expect(next).toMatch(/^\/console\/products\?vendor=Acme&cursor=/);
+    const second = await console.get(next as string);
+    expect(titlesOf(second.body)).toEqual(['Mug', 'Classic Tee']);
+    expect(second.body).not.toContain('rel="next"');
+  });
+});
