@@ -135,6 +135,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       jobs: () => countActiveJobs(database.db),
       deliveries: () => deliveryBacklog(database.db),
       newestEventAgeSeconds: () => newestEventAgeSeconds(database.db),
+      // read at scrape time only, after requestLog below is made
+      requestLogRows: () => requestLog?.stats() ?? null,
     },
     (error) => app.log.warn({ err: error }, 'metrics: reading the database state failed'),
   );

@@ -14,6 +14,8 @@ export interface MetricSources {
   deliveries(): Promise<{ pending: number; failed: number; oldestPendingSeconds: number }>;
   /** null when the feed is empty */
   newestEventAgeSeconds(): Promise<number | null>;
+  /** this process's Requests log rows so far (src/request-log's writer, in memory); null when the log is off */
+  requestLogRows(): { written: number; dropped: number } | null;
 }
 
 export interface Metrics {
@@ -126,6 +128,31 @@ function registerDatabaseGauges(registry: Registry, sources: MetricSources, snap
   });
 }
 
+/**
+ * The Requests log's rows written and dropped (a full buffer, a failed batch) by this process: counters read
+ * from the writer's own counts at scrape time, so recording a request costs nothing more.
+ */
+function registerRequestLogCounters(registry: Registry, sources: MetricSources): void {
+  for (const [name, help, field] of [
+    ['storefront_request_log_rows_written_total', 'Requests log rows this process wrote to the database', 'written'],
+    [
+      'storefront_request_log_rows_dropped_total',
+      'Requests log rows this process dropped: its buffer was full, or writing their batch failed',
+      'dropped',
+    ],
+  ] as const) {
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(sources.requestLogRows()?.[field] ?? 0);
+      },
+    });
+  }
+}
+
 export function createMetrics(sources: MetricSources, onError: (error: unknown) => void): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -169,6 +196,7 @@ export function createMetrics(sources: MetricSources, onError: (error: unknown) 
     attemptDuration.zero({ outcome });
   }
   registerDatabaseGauges(registry, sources, snapshots(sources, onError));
+  registerRequestLogCounters(registry, sources);
   return {
     registry,
     observeRequest({ method, route, status, ms }) {

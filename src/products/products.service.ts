@@ -230,7 +230,11 @@ async function runProductList<B extends ProductBase>(db: Db, storeId: string, ba
  * A page of the product list as GET /products/{id}'s JSON texts, without a total (runListPage): what the
  * console lists, as fast at a million products as at a thousand whatever the filters (CONTRACT §12).
  */
-export async function listProductPage(db: Db, storeId: string, query: ProductListQuery): Promise<{ texts: string[]; nextCursor: string | null }> {
+export async function listProductPage(
+  db: Db,
+  storeId: string,
+  query: ProductListQuery,
+): Promise<{ texts: string[]; nextCursor: string | null }> {
   const list = await productListScope(db, storeId, selectProductDocuments(db, storeId), query);
   if (!list) return { texts: [], nextCursor: null };
   const { rows, nextCursor } = await runListPage(list.filtered, query, productListSpec, list.scope);
