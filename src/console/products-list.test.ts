@@ -72,4 +72,22 @@ describe("the console's product list", () => {
     expect(titlesOf(second.body)).toEqual(['Mug', 'Classic Tee']);
     expect(second.body).not.toContain('rel="next"');
   });
+
+  it("a product's page shows its images with their alt texts and its collections, markup as text", async () => {
+    const evil = '<img src=x onerror=alert(1)>';
+    const collection = (await t.call(store, 'POST', '/collections', { title: `Summer ${evil}` })).body.data.id;
+    const created = await t.call(store, 'POST', '/products', {
+      title: 'Pictured',
+      price: 3,
+      images: ['https://example.com/a.jpg', 'https://example.com/b.jpg'],
+      customFields: { 'Image Alt Text #2': `Back ${evil}` },
+      selectedCollections: [collection],
+    });
+    expect(created.status).toBe(201);
+    const page = await console.get(`/console/products/${created.body.data.id}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatch(/<td>2<\/td><td><a href="https:\/\/example.com\/b.jpg"[^>]*>[^<]+<\/a><\/td><td>Back &#60;img/);
+    expect(page.body).toContain(`<a href="/console/collections/${collection}">Summer &#60;img`);
+    expect(page.body).not.toContain('<img');
+  });
 });

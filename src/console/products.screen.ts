@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { html } from 'ghtml';
+import { getCollectionsByIds } from '../collections/index.js';
 import { listProductPage } from '../products/index.js';
 import type { ConsoleRouter } from './router.js';
 import type { ScreenDeps } from './screen-deps.js';
@@ -58,8 +59,28 @@ function customFieldsTable(fields: Record<string, unknown> | null | undefined): 
   return table('Custom fields', ['Field', 'Value'], rows);
 }
 
+/**
+ * A product's images with their alt texts: an image's alt text is the custom field `Image Alt Text #<n>` (n its
+ * 1-based place in `images`), where an import of Shopify's CSV puts it (src/platforms/shopify/product-columns.ts).
+ */
+function imagesTable(images: string[], fields: Record<string, unknown> | null | undefined): string {
+  const altOf = (n: number) => {
+    const entry = Object.entries(fields ?? {}).find(([name]) => name.trim().toLowerCase() === `image alt text #${n}`);
+    return entry === undefined ? '' : String(entry[1]);
+  };
+  const rows: Cell[][] = images.map((url, index) => [index + 1, { html: outsideLink(url) }, altOf(index + 1)]);
+  return table('Images', ['#', 'Image', 'Alt text'], rows);
+}
+
+const collectionsList = (collections: { id: string; title: string }[]) =>
+  table(
+    'Collections',
+    ['Collection'],
+    collections.map((collection) => [link(`/console/collections/${encodeURIComponent(collection.id)}`, collection.title || collection.id)]),
+  );
+
 // biome-ignore lint/suspicious/noExplicitAny: the API's product, read field by field
-function productBody(product: any, apiText: string): string {
+function productBody(product: any, apiText: string, collections: { id: string; title: string }[]): string {
   const options = (product.options ?? []) as { name: string; values: string[] }[];
   const images = (product.image ?? []) as string[];
   return html`!${facts([
@@ -78,7 +99,8 @@ function productBody(product: any, apiText: string): string {
     options.map((option) => [option.name, option.values.join(', ')]),
   )}
 <h2>Variants</h2>!${variantsTable(product.variants ?? [])}
-<h2>Images</h2>!${images.length ? html`<ul>!${images.map((url) => html`<li>!${outsideLink(url)}</li>`).join('')}</ul>` : html`<p class="muted">Images: none.</p>`}
+<h2>Images</h2>!${imagesTable(images, product.customFields)}
+<h2>Collections</h2>!${collectionsList(collections)}
 <h2>Custom fields</h2>!${customFieldsTable(product.customFields)}
 !${jsonBlock('API JSON', apiText)}`;
 }
@@ -113,6 +135,8 @@ export function registerProductsScreen(router: ConsoleRouter, { api, ctx }: Scre
 
   router.page('/products/:id', { params: IdParams }, async ({ params, session }) => {
     const answer = await api.get(session, `/products/${encodeURIComponent(params.id)}`);
-    return { title: answer.body.data.title, nav: 'Products', body: productBody(answer.body.data, answer.text) };
+    // its manual collections (the product's selectedCollection; a smart collection's members are computed on reading it)
+    const collections = await getCollectionsByIds(ctx.db, session.storeId, answer.body.data.selectedCollection ?? []);
+    return { title: answer.body.data.title, nav: 'Products', body: productBody(answer.body.data, answer.text, collections) };
   });
 }
