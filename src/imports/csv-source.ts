@@ -1,6 +1,8 @@
+import { type AppError, validationError } from '../errors.js';
 import { JobFailure } from '../jobs/index.js';
 import { CsvHeader, layoutNamed } from '../platforms/index.js';
 import { type CsvParams, csvRecordReader, type ParsedRecord } from './csv.js';
+import { cellDecoder, unreadableCell, unreadableMessage } from './csv-encoding.js';
 import { MAX_SOURCE_BYTES } from './failed-rows.js';
 import type { CsvLine } from './lines.js';
 
@@ -25,7 +27,10 @@ export async function* readCsvLines(
   const layout = layoutNamed(params.layout);
   if (!layout) throw new JobFailure(`the CSV layout ${params.layout} is not known to this version`);
   const reader = layout.open(new CsvHeader(params.header));
-  const parsedRecords = csvRecordReader(params.delimiter, start === 0, maxRecordBytes);
+  const encoding = params.encoding ?? 'utf-8';
+  const parsedRecords = csvRecordReader(params.delimiter, start === 0, maxRecordBytes, encoding);
+  const decode = cellDecoder(encoding);
+  const unreadable = unreadableRecords(params);
   // where the record read last and the one before it end: a line `push` completes ends at one of them
   // (src/platforms/types.ts), so nothing here grows with the file
   const ends = { record: firstRecord, end: start, previousEnd: start };
@@ -38,9 +43,11 @@ export async function* readCsvLines(
       const records = cells.take(line.line, line.lastLine);
       // a replayed line (before the resume point): read for the reader's state, not applied again
       if (line.lastLine <= skipThrough) continue;
-      const read = line.error ?? { value: line.value, text: JSON.stringify(line.value) };
+      const bad = unreadable.take(line.line, line.lastLine);
+      const read = bad?.error ?? line.error ?? { value: line.value, text: JSON.stringify(line.value) };
       const collections = line.collections;
       yield {
+        ...(bad ? { at: bad.at } : {}),
         line: line.line,
         text: null,
         end,
@@ -63,8 +70,10 @@ export async function* readCsvLines(
     ends.previousEnd = ends.end;
     ends.end = start + parsed.bytes;
     ends.record = record;
-    cells.add(record, parsed.record);
-    yield* made(reader.push({ line: record, cells: parsed.record }));
+    const decoded = parsed.record.map(decode);
+    cells.add(record, decoded);
+    unreadable.add(record, decoded, encoding);
+    yield* made(reader.push({ line: record, cells: decoded }));
   }
   try {
     // the records of each chunk are read synchronously (no promise per record): a file of 10 M empty rows
@@ -108,6 +117,34 @@ function pendingCells(budget: number) {
         if (record >= first) records.push(kept.cells);
       }
       return first <= lostThrough ? null : records;
+    },
+  };
+}
+
+/**
+ * The records holding a character that could not be read (csv-encoding.ts), until the line they are part of is
+ * made: that line is their error, naming the first such cell, whatever the layout made of it.
+ */
+function unreadableRecords(params: CsvParams) {
+  const found = new Map<number, { column: string | null; message: string }>();
+  return {
+    add(record: number, cells: readonly string[], encoding: NonNullable<CsvParams['encoding']>) {
+      const index = unreadableCell(cells);
+      if (index === -1) return;
+      const column = params.header[index] ?? null;
+      found.set(record, { column, message: `${column === null ? 'a cell' : `the cell of ${column}`} ${unreadableMessage(encoding)}` });
+    },
+    /** the first unreadable record of first..last as its line's error; every record through last let go */
+    take(first: number, last: number) {
+      let bad: { error: AppError; at: { line: number; column: string | null } } | null = null;
+      for (const [record, cell] of found) {
+        if (record > last) break;
+        found.delete(record);
+        if (bad || record < first) continue;
+        const field = cell.column ?? 'body';
+        bad = { error: validationError([{ field, in: 'body', message: cell.message }], `Record ${record}: ${cell.message}`), at: { line: record, column: cell.column } };
+      }
+      return bad;
     },
   };
 }

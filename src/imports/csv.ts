@@ -1,10 +1,13 @@
 import { type Options, Parser } from 'csv-parse';
+import { parse as parseSync } from 'csv-parse/sync';
 import { AppError, validationError } from '../errors.js';
+import type { ImportEncoding } from '../jobs/index.js';
 import { type CsvFormat, CsvHeader, type CsvLayout, type LayoutReader, recogniseLayout } from '../platforms/index.js';
+import { cellDecoder, parserEncodingOf, utf8Check } from './csv-encoding.js';
 
 /**
- * CSV uploads (docs/csv-import.md): csv-parse reads the bytes (UTF-8, with or without a byte-order mark;
- * comma or semicolon; RFC 4180 quoting with newlines inside quoted cells). While a CSV upload arrives it is
+ * CSV uploads (docs/csv-import.md): csv-parse reads the bytes (UTF-8, with or without a byte-order mark, or a
+ * single-byte encoding: csv-encoding.ts; comma or semicolon; RFC 4180 quoting with newlines inside quoted cells). While a CSV upload arrives it is
  * read once here, chunk by chunk, to recognise its layout from the header row (or refuse it with a 400) and
  * to count the import lines it holds (the job's `total`); the job reads it again (csv-source.ts).
  */
@@ -14,6 +17,8 @@ export interface CsvParams {
   layout: string;
   delimiter: ',' | ';';
   header: string[];
+  /** how the bytes are read (csv-encoding.ts); a job stored before encodings were read is UTF-8 */
+  encoding?: ImportEncoding;
 }
 
 export type CsvDelimiter = CsvParams['delimiter'];
@@ -52,12 +57,20 @@ interface CsvParseApi {
  * the parse time) and, for a record whose length differs from the header's, an Error with a stack trace and
  * deep copies of the options made before `relax_column_count` lets it through (2 KB and ~5x the time per `,,`
  * row under a 50-column header). Here a record is pushed with its end and nothing else, and its count is
- * reset so that each record sets the length the next one is held to.
+ * reset so that each record sets the length the next one is held to. Positions are bytes of the file: a
+ * single-byte encoding is read as latin1 and its cells decoded after (csv-encoding.ts).
  */
-export function csvRecordReader(delimiter: CsvDelimiter, fromStart: boolean, maxRecordBytes: number): CsvRecordReader {
+export function csvRecordReader(
+  delimiter: CsvDelimiter,
+  fromStart: boolean,
+  maxRecordBytes: number,
+  encoding: ImportEncoding = 'utf-8',
+): CsvRecordReader {
   const options: Options = {
     delimiter,
-    bom: fromStart,
+    encoding: parserEncodingOf(encoding),
+    // a byte-order mark is UTF-8's (csv-parse would switch to reading UTF-8 on meeting one)
+    bom: fromStart && encoding === 'utf-8',
     relax_column_count: true,
     // a stray quote inside an unquoted cell (5" screen) is kept as text, as spreadsheets write it
     relax_quotes: true,
@@ -163,11 +176,26 @@ export function withoutErrorColumn(names: string[]): string[] {
 const DETECT_BYTES = 64 * 1024;
 
 /**
+ * The header row read again from the file's first bytes in the encoding the whole file turned out to have (the
+ * inspector read it as UTF-8 before a later byte showed the file is not).
+ */
+function headerIn(prefix: Buffer, headerEnd: number, delimiter: CsvDelimiter, encoding: ImportEncoding): string[] {
+  if (headerEnd > prefix.length) {
+    throw validationError([{ field: 'body', in: 'body', message: `the header row is longer than ${DETECT_BYTES} bytes` }], 'The CSV file cannot be read');
+  }
+  const bytes = prefix.subarray(prefix[0] === 0xef && prefix[1] === 0xbb && prefix[2] === 0xbf ? 3 : 0, headerEnd);
+  const [names = []] = parseSync(bytes, { delimiter, encoding: parserEncodingOf(encoding), relax_quotes: true, to_line: 1 }) as string[][];
+  return names.map(cellDecoder(encoding));
+}
+
+/**
  * Reads a CSV upload as it arrives (chunks given in order, synchronously): recognises the layout on the
  * header row (a 400 thrown from `add` stops the upload) and counts the import lines. `finish` gives the
- * job's params and its line count. Holds one product's records at a time, never the file.
+ * job's params and its line count. Holds one product's records at a time, never the file. A file whose
+ * `charset` is not named is read as UTF-8 and checked: not valid UTF-8, it is Windows-1252 (csv-encoding.ts),
+ * its header row read again in it (records read before that are only counted).
  */
-export function csvInspector(resource: string, format: CsvFormat | undefined, maxRecordBytes: number) {
+export function csvInspector(resource: string, format: CsvFormat | undefined, maxRecordBytes: number, charset?: ImportEncoding) {
   let start: Buffer[] = [];
   let startLength = 0;
   let records: CsvRecordReader | null = null;
@@ -176,16 +204,21 @@ export function csvInspector(resource: string, format: CsvFormat | undefined, ma
   let reader: LayoutReader | null = null;
   let lines = 0;
   let count = 0;
+  const readAs = charset ?? 'utf-8';
+  const decode = cellDecoder(readAs);
+  const utf8 = charset === undefined ? utf8Check() : null;
+  const prefix = { bytes: Buffer.alloc(0), headerEnd: 0 };
   const take = (parsed: ParsedRecord) => {
     count++;
     if (!params) {
-      const names = withoutErrorColumn(parsed.record);
+      const names = withoutErrorColumn(parsed.record.map(decode));
       const layout = layoutOf(names, resource, format);
       params = { layout: layout.name, delimiter, header: names };
+      prefix.headerEnd = parsed.bytes;
       reader = layout.open(new CsvHeader(names));
       return;
     }
-    lines += reader?.push({ line: count, cells: parsed.record }).length ?? 0;
+    lines += reader?.push({ line: count, cells: parsed.record.map(decode) }).length ?? 0;
   };
   const read = (parsed: Iterable<ParsedRecord>) => {
     try {
@@ -197,8 +230,9 @@ export function csvInspector(resource: string, format: CsvFormat | undefined, ma
   };
   const open = (): CsvRecordReader => {
     const head = Buffer.concat(start, startLength);
+    prefix.bytes = head.subarray(0, DETECT_BYTES);
     delimiter = detectDelimiter(head);
-    const opened = csvRecordReader(delimiter, true, maxRecordBytes);
+    const opened = csvRecordReader(delimiter, true, maxRecordBytes, readAs);
     records = opened;
     start = [];
     read(opened.write(head));
@@ -206,6 +240,7 @@ export function csvInspector(resource: string, format: CsvFormat | undefined, ma
   };
   return {
     add(chunk: Buffer) {
+      utf8?.add(chunk);
       if (records) return read(records.write(chunk));
       start.push(chunk);
       startLength += chunk.length;
@@ -215,7 +250,13 @@ export function csvInspector(resource: string, format: CsvFormat | undefined, ma
       read((records ?? open()).end());
       if (!params) throw validationError([{ field: 'body', in: 'body', message: 'the file has no header row' }], 'The CSV file is empty');
       lines += (reader as LayoutReader | null)?.end().length ?? 0;
-      return { lines, csv: params };
+      const encoding = charset ?? (utf8?.end() ? 'utf-8' : 'windows-1252');
+      const csv: CsvParams = { ...(params as CsvParams), encoding };
+      if (encoding !== readAs) {
+        csv.header = withoutErrorColumn(headerIn(prefix.bytes, prefix.headerEnd, delimiter, encoding));
+        csv.layout = layoutOf(csv.header, resource, format).name;
+      }
+      return { lines, csv };
     },
   };
 }

@@ -14,6 +14,7 @@ import type {
 } from '../shared/index.js';
 import { jsonNestsDeeperThan, tooDeep } from '../shared/index.js';
 import type { CsvParams } from './csv.js';
+import { notUtf8Line, UNREADABLE } from './csv-encoding.js';
 import { joinCollections } from './csv-collections.js';
 import { readCsvLines } from './csv-source.js';
 import { DryRunKeys } from './dry-run.js';
@@ -138,6 +139,8 @@ function readLine(line: FileLine, settings: ImportJobSettings): ReadLine {
   if (isCsvLine(line)) return line.read instanceof AppError ? errorRow(line, line.read) : line.read;
   if (line.text === null) return errorRow(line, lineTooLarge(settings.maxLineBytes));
   if (BLANK.test(line.text)) return 'blank';
+  // read as UTF-8, bytes that are not became U+FFFD: never stored (docs/imports.md)
+  if (line.text.includes(UNREADABLE)) return errorRow(line, notUtf8Line());
   // refused before parsing, as the API refuses such a body: the handlers walk a line recursively
   if (jsonNestsDeeperThan(line.text)) return errorRow(line, tooDeep());
   try {
@@ -288,7 +291,7 @@ async function applyLine(
 
 function errorRow(line: FileLine, error: AppError): JobErrorInput {
   const row = { line: line.line, code: error.code, message: error.message, details: error.details, source: sourceOf(line) };
-  return isCsvLine(line) ? { ...row, ...cellOf(line, error) } : row;
+  return isCsvLine(line) ? { ...row, ...(line.at ?? cellOf(line, error)) } : row;
 }
 
 /** The CSV cell an error names: the source of its first detail's field (or of the nearest parent path). */

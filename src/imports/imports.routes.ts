@@ -6,6 +6,7 @@ import { insertJob, JobEnvelope, toJobOutput } from '../jobs/index.js';
 import { CSV_FORMATS, type CsvFormat, type CsvResource, csvResources } from '../platforms/index.js';
 import { newId, type StoreSlot, takeStoreSlot, validatorCompiler } from '../shared/index.js';
 import { csvInspector } from './csv.js';
+import { charsetOf } from './csv-encoding.js';
 import { registerFailedRowsRoute } from './failed-rows.routes.js';
 import { IMPORT_RESOURCES } from './handlers.js';
 import type { ImportHandlers } from './import-job.js';
@@ -43,7 +44,8 @@ export async function registerImportRoutes(api: App, ctx: AppContext, handlers: 
     scope.addContentTypeParser(CSV, async (request: FastifyRequest, payload: NodeJS.ReadableStream) => {
       if (Number(request.headers['content-length'] ?? 0) > importMaxBytes) throw tooLarge(importMaxBytes);
       const format = formatOf(request);
-      const inspector = csvInspector(String(resourceOf(request)), isFormat(format) ? format : undefined, ctx.config.bodyLimit);
+      const charset = charsetOf(request.headers['content-type']);
+      const inspector = csvInspector(String(resourceOf(request)), isFormat(format) ? format : undefined, ctx.config.bodyLimit, charset);
       return uploads.receive(payload as never, importMaxBytes, request.auth.storeId, inspector);
     });
     scope.addContentTypeParser('*', async () => {
@@ -62,6 +64,8 @@ export async function registerImportRoutes(api: App, ctx: AppContext, handlers: 
       const format = formatOf(request);
       if (format !== undefined && !isFormat(format)) throw invalidField('format', `must be one of ${CSV_FORMATS.join(', ')}`, 'query');
       if (!isCsv(request)) return;
+      // a charset the import cannot read: 415 before the body is read
+      charsetOf(request.headers['content-type']);
       if (!csvResources().includes(resource as CsvResource))
         throw invalidField('resource', `CSV imports of ${resource} are not available`, 'query');
     });

@@ -74,6 +74,8 @@ export interface CsvLine extends FileLine {
    * null when they were too large to keep (csv-source.ts)
    */
   records: readonly (readonly string[])[] | null;
+  /** the cell a read error is about when the layout's sources cannot say (a character that could not be read) */
+  at?: { line: number; column: string | null };
 }
 
 export const isCsvLine = (line: FileLine): line is CsvLine => 'positionLine' in line;

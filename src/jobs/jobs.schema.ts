@@ -6,6 +6,11 @@ import { CreatedAt, Described, Envelope, ListEnvelope, Nullable, RecordId, Strin
 /** Every value jobs.status may hold (its CHECK, migrations/0015_jobs.sql); the column's type is JobStatus. */
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const satisfies readonly JobStatus[];
 
+/** The character encodings an import file is read in (a CSV's: src/imports/csv-encoding.ts; NDJSON is UTF-8). */
+export const IMPORT_ENCODINGS = ['utf-8', 'windows-1252', 'iso-8859-1'] as const;
+export type ImportEncoding = (typeof IMPORT_ENCODINGS)[number];
+export const isImportEncoding = (value: unknown): value is ImportEncoding => (IMPORT_ENCODINGS as readonly unknown[]).includes(value);
+
 export const Job = Type.Object(
   {
     id: RecordId,
@@ -19,6 +24,10 @@ export const Job = Type.Object(
     created: Type.Integer({ description: 'records created so far' }),
     updated: Type.Integer({ description: 'records updated so far' }),
     failed: Type.Integer({ description: 'lines refused so far (listed by GET /jobs/{id}/errors)' }),
+    encoding: StringEnum(IMPORT_ENCODINGS, {
+      description:
+        "how the file's bytes are read: `utf-8`, or a CSV's `windows-1252` (not valid UTF-8, or so named) or `iso-8859-1` (named by the upload's charset)",
+    }),
     createdAt: CreatedAt,
     startedAt: Nullable(Described(Timestamp, 'when a worker started it; null: still queued')),
     finishedAt: Nullable(Described(Timestamp, 'when it ended; null: not yet')),

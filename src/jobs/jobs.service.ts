@@ -2,7 +2,7 @@ import type { Db, Tx } from '../db/index.js';
 import { forbidden, notFound } from '../errors.js';
 import { runList } from '../reads/index.js';
 import { hasScope, isId, iso, isoOrNull } from '../shared/index.js';
-import type { Job, JobError, JobErrorsQuery, JobListQuery } from './jobs.schema.js';
+import { type ImportEncoding, isImportEncoding, type Job, type JobError, type JobErrorsQuery, type JobListQuery } from './jobs.schema.js';
 import { findJob, type JobRow, lockJob, requestCancel } from './jobs.sql.js';
 import { errorListSpec, jobListSpec, selectJobErrors, selectJobList } from './jobs-list.sql.js';
 import type { JobKinds } from './runner.js';
@@ -24,10 +24,17 @@ export function toJobOutput(row: JobRow): Job {
     created: row.created,
     updated: row.updated,
     failed: row.failed,
+    encoding: encodingOf(row.params),
     createdAt: iso(row.created_at),
     startedAt: isoOrNull(row.started_at),
     finishedAt: isoOrNull(row.finished_at),
   };
+}
+
+/** A CSV import keeps its file's encoding with its layout (src/imports/csv.ts CsvParams); anything else is UTF-8. */
+function encodingOf(params: Record<string, unknown>): ImportEncoding {
+  const encoding = (params.csv as { encoding?: unknown } | undefined)?.encoding;
+  return isImportEncoding(encoding) ? encoding : 'utf-8';
 }
 
 const missing = () => notFound('Job');
