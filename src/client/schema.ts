@@ -1826,6 +1826,11 @@ export interface components {
             /** @description lines refused so far (listed by GET /jobs/{id}/errors) */
             failed: number;
             /**
+             * @description how the file's bytes are read: `utf-8`, or a CSV's `windows-1252` (not valid UTF-8, or so named) or `iso-8859-1` (named by the upload's charset)
+             * @enum {string}
+             */
+            encoding: "utf-8" | "windows-1252" | "iso-8859-1";
+            /**
              * Format: date-time
              * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
              */

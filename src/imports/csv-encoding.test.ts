@@ -79,7 +79,11 @@ describe('CSV encodings', () => {
       ['cafe', 'Café niño', '1'],
       ['euro', 'Ten \u0080', '2'],
     ];
-    const named = await importBytes(latin, Buffer.from(rows.map((row) => csvRow(row)).join('\n'), 'latin1'), 'text/csv;charset="ISO-8859-1"');
+    const named = await importBytes(
+      latin,
+      Buffer.from(rows.map((row) => csvRow(row)).join('\n'), 'latin1'),
+      'text/csv;charset="ISO-8859-1"',
+    );
     expect(named.job).toMatchObject({ encoding: 'iso-8859-1', created: 1, failed: 1 });
     expect(named.errors).toMatchObject([{ line: 3, column: 'Title', code: 'VALIDATION_ERROR' }]);
     expect((await productByHandle(t, latin, 'cafe')).title).toBe('Café niño');
@@ -98,7 +102,11 @@ describe('CSV encodings', () => {
     expect((await productByHandle(t, store, 'fine')).description).toBe('Ça va');
     // Windows-1252 leaves five bytes undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D): their line is refused too
     const cp = await t.newStore();
-    const undefinedByte = Buffer.concat([Buffer.from('Handle,Title,Variant Price\na,Caf\xe9,1\nb,X', 'latin1'), Buffer.from([0x81]), Buffer.from(',2\n')]);
+    const undefinedByte = Buffer.concat([
+      Buffer.from('Handle,Title,Variant Price\na,Caf\xe9,1\nb,X', 'latin1'),
+      Buffer.from([0x81]),
+      Buffer.from(',2\n'),
+    ]);
     const read = await importBytes(cp, undefinedByte);
     expect(read.job).toMatchObject({ encoding: 'windows-1252', created: 1, failed: 1 });
     expect(read.errors).toMatchObject([{ line: 3, column: 'Title' }]);
@@ -107,7 +115,9 @@ describe('CSV encodings', () => {
 
   it('refuses a charset it cannot read with a 415 before reading the body, keeping nothing', async () => {
     const store = await t.newStore();
-    const posted = await t.call(store, 'POST', '/imports?resource=products', 'Handle,Title\na,A\n', { 'content-type': 'text/csv; charset=shift_jis' });
+    const posted = await t.call(store, 'POST', '/imports?resource=products', 'Handle,Title\na,A\n', {
+      'content-type': 'text/csv; charset=shift_jis',
+    });
     const error = expectError(posted, 415, 'UNSUPPORTED_MEDIA_TYPE');
     expect(error.message).toContain('utf-8, windows-1252 or iso-8859-1');
     expect(await storedUploads(t, store.id)).toEqual([]);
@@ -116,11 +126,21 @@ describe('CSV encodings', () => {
   it('resumes a Windows-1252 job at the byte it stopped at', async () => {
     const store = await t.newStore();
     const rows = [['Handle', 'Title', 'Variant Price'], ...Array.from({ length: 150 }, (_, i) => [`p-${i}`, `Niño ${i} €`, '1'])];
-    const posted = await t.call(store, 'POST', '/imports?resource=products', iconv.encode(rows.map((row) => csvRow(row)).join('\n'), 'win1252'), {
-      'content-type': 'text/csv',
-    });
+    const posted = await t.call(
+      store,
+      'POST',
+      '/imports?resource=products',
+      iconv.encode(rows.map((row) => csvRow(row)).join('\n'), 'win1252'),
+      {
+        'content-type': 'text/csv',
+      },
+    );
     await runStoreJobs(t, store, { crashAfterBatches: 1 });
-    await t.database.db.updateTable('jobs').set({ lease_until: new Date(0) }).where('store_id', '=', store.id).execute();
+    await t.database.db
+      .updateTable('jobs')
+      .set({ lease_until: new Date(0) })
+      .where('store_id', '=', store.id)
+      .execute();
     await runStoreJobs(t, store);
     expect((await t.call(store, 'GET', `/jobs/${posted.body.data.id}`)).body.data).toMatchObject({ created: 150, failed: 0 });
     expect((await productByHandle(t, store, 'p-149')).title).toBe('Niño 149 €');
@@ -128,7 +148,11 @@ describe('CSV encodings', () => {
 
   it('refuses an NDJSON line that is not valid UTF-8 as an error of its line', async () => {
     const store = await t.newStore();
-    const body = Buffer.concat([Buffer.from('{"handle":"cafe","title":"Caf'), Buffer.from([0xe9]), Buffer.from('","price":1}\n{"handle":"te","title":"Té","price":2}\n')]);
+    const body = Buffer.concat([
+      Buffer.from('{"handle":"cafe","title":"Caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('","price":1}\n{"handle":"te","title":"Té","price":2}\n'),
+    ]);
     const posted = await t.call(store, 'POST', '/imports?resource=products', body, { 'content-type': 'application/x-ndjson' });
     await runStoreJobs(t, store);
     const job = (await t.call(store, 'GET', `/jobs/${posted.body.data.id}`)).body.data;

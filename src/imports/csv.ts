@@ -181,7 +181,10 @@ const DETECT_BYTES = 64 * 1024;
  */
 function headerIn(prefix: Buffer, headerEnd: number, delimiter: CsvDelimiter, encoding: ImportEncoding): string[] {
   if (headerEnd > prefix.length) {
-    throw validationError([{ field: 'body', in: 'body', message: `the header row is longer than ${DETECT_BYTES} bytes` }], 'The CSV file cannot be read');
+    throw validationError(
+      [{ field: 'body', in: 'body', message: `the header row is longer than ${DETECT_BYTES} bytes` }],
+      'The CSV file cannot be read',
+    );
   }
   const bytes = prefix.subarray(prefix[0] === 0xef && prefix[1] === 0xbb && prefix[2] === 0xbf ? 3 : 0, headerEnd);
   const [names = []] = parseSync(bytes, { delimiter, encoding: parserEncodingOf(encoding), relax_quotes: true, to_line: 1 }) as string[][];

@@ -14,8 +14,8 @@ import type {
 } from '../shared/index.js';
 import { jsonNestsDeeperThan, tooDeep } from '../shared/index.js';
 import type { CsvParams } from './csv.js';
-import { notUtf8Line, UNREADABLE } from './csv-encoding.js';
 import { joinCollections } from './csv-collections.js';
+import { notUtf8Line, UNREADABLE } from './csv-encoding.js';
 import { readCsvLines } from './csv-source.js';
 import { DryRunKeys } from './dry-run.js';
 import { sourceOf } from './failed-rows.js';
