@@ -34,6 +34,7 @@ interface Job {
   created: number;
   updated: number;
   failed: number;
+  encoding: string;
   createdAt: string;
   finishedAt: string | null;
 }
@@ -75,6 +76,8 @@ function progressSection(session: ConsoleSession, job: Job, errors: Awaited<Retu
   const counters = facts([
     ['Status', { html: html`<strong data-status="${job.status}">${job.status}</strong>` }],
     ['Processed', `${job.processed} of ${job.total ?? '?'}`],
+    // a CSV that was not UTF-8 was read as Windows-1252: the merchant sees it (docs/csv-import.md, "Encodings")
+    ['Encoding', job.encoding],
     [dryRun ? 'Would create' : 'Created', job.created],
     [dryRun ? 'Would update' : 'Updated', job.updated],
     [dryRun ? 'Would refuse' : 'Refused', job.failed],

@@ -58,6 +58,8 @@ describe('the Imports screen', () => {
     const dry = await uploadAndRun(client, store, 'dry-run', csvText(broken));
     expect(dry.body).toContain('data-status="succeeded"');
     expect(dry.body).toMatch(/Would create<\/dt><dd>1<\/dd>/);
+    // the job's encoding (docs/csv-import.md, "Encodings")
+    expect(dry.body).toMatch(/Encoding<\/dt><dd>utf-8<\/dd>/);
     expect((await t.call(store, 'GET', '/products')).body.data).toEqual([]);
 
     const real = await uploadAndRun(client, store, 'import', csvText(broken));

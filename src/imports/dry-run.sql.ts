@@ -18,3 +18,12 @@ export async function insertJobKeys(trx: Tx, storeId: string, jobId: string, row
     SELECT ${storeId}, ${jobId}, k, h FROM unnest(${rows.map(([key]) => key)}::text[], ${rows.map(([, holder]) => holder)}::text[]) AS r(k, h)
     ON CONFLICT DO NOTHING`.execute(trx);
 }
+
+/** Appends a batch's entries to their keys' histories (one row per key, entries one per text line). */
+export async function appendJobHistories(trx: Tx, storeId: string, jobId: string, rows: [string, string][]): Promise<void> {
+  if (rows.length === 0) return;
+  await sql`
+    INSERT INTO job_keys (store_id, job_id, key, holder)
+    SELECT ${storeId}, ${jobId}, k, h FROM unnest(${rows.map(([key]) => key)}::text[], ${rows.map(([, entries]) => entries)}::text[]) AS r(k, h)
+    ON CONFLICT (store_id, job_id, key) DO UPDATE SET holder = job_keys.holder || E'\n' || excluded.holder`.execute(trx);
+}

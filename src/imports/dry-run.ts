@@ -2,7 +2,8 @@ import type { Tx } from '../db/index.js';
 import { duplicateValue } from '../errors.js';
 import type { ImportBatchResult } from '../shared/index.js';
 import { suppliedSlug } from '../shared/index.js';
-import { insertJobKeys, selectJobKeyHolder } from './dry-run.sql.js';
+import { appendJobHistories, insertJobKeys, selectJobKeyHolder } from './dry-run.sql.js';
+import { MAX_SOURCE_BYTES } from './failed-rows.js';
 
 /**
  * `dryRun=true` (docs/imports.md, "Dry runs"): each batch runs exactly as a real one would, in its
@@ -14,10 +15,19 @@ import { insertJobKeys, selectJobKeyHolder } from './dry-run.sql.js';
  * (migration 0041), written after the rollback with the batch's progress: the natural keys its lines
  * created and the unique values they claimed. A later line of a key created earlier counts as the update
  * it would be, and a line claiming a unique value another key holds gets the DUPLICATE_VALUE a real run
- * would give. (Such a later line is checked as a create against the store, where a real run would update:
- * a line valid only as an update, e.g. one without a title, is reported as the create would be.) Being in
- * the database, this memory survives a job's hand-over to another store's turn, a crash and a restart.
+ * would give. And a later line of a key an earlier batch wrote must meet the record as that batch left it
+ * (a WooCommerce product's variations, read as a second line of its handle, are valid only as an update): the
+ * lines that wrote a key are kept too ('applied <key>', as they were read, with the collections they join), and
+ * a batch meeting the key again first applies them again (rolled back with it). Being in the database, this
+ * memory survives a job's hand-over to another store's turn, a crash and a restart.
  */
+
+/** A line that wrote a key, as it was read: applied again before a later batch meets the key. */
+export interface AppliedLine {
+  /** the line's JSON text (NDJSON: as the file has it) */
+  text: string;
+  collections?: readonly (readonly string[])[];
+}
 
 /** Each resource's natural key, and the other values unique in a store (compared as the database does). */
 const KEYS: Readonly<Record<string, { key: string; slug: boolean; unique: readonly string[] }>> = {
@@ -32,6 +42,8 @@ const text = (value: unknown) => (typeof value === 'string' && value !== '' ? va
 export class DryRunKeys {
   /** rows this batch adds to job_keys: key → holder */
   private pending = new Map<string, string>();
+  /** the lines this batch wrote, per key (appended to 'applied <key>') */
+  private applied = new Map<string, string[]>();
 
   constructor(
     private readonly resource: string,
@@ -70,15 +82,42 @@ export class DryRunKeys {
     return earlier ? 'updated' : result;
   }
 
+  /**
+   * Before a batch: the lines of earlier batches that wrote a key one of `values` names, applied again in file
+   * order through `apply` (in the batch's transaction, so rolled back with it).
+   */
+  async replay(trx: Tx, values: readonly unknown[], apply: (line: AppliedLine) => Promise<void>): Promise<void> {
+    const met = new Set<string>();
+    for (const value of values) {
+      const key = this.keyOf(value);
+      if (key === null || met.has(key)) continue;
+      met.add(key);
+      const history = await selectJobKeyHolder(trx, this.storeId, this.jobId, `applied ${key}`);
+      for (const entry of history?.split('\n') ?? []) await apply(JSON.parse(entry) as AppliedLine);
+    }
+  }
+
+  /** A line that wrote its key (as it was read, before its collections were joined), for `replay`. */
+  remember(value: unknown, line: AppliedLine): void {
+    const key = this.keyOf(value);
+    const entry = JSON.stringify(line);
+    // a line too large to keep is not applied again: a later batch meets its key as the store has it
+    if (key === null || entry.length > MAX_SOURCE_BYTES) return;
+    this.applied.set(key, [...(this.applied.get(key) ?? []), entry]);
+  }
+
   /** Writes what this batch did (after its rollback, so it commits with the batch's progress). */
   async save(trx: Tx): Promise<void> {
     const rows = [...this.pending];
-    this.pending = new Map();
+    const histories = [...this.applied].map(([key, entries]): [string, string] => [`applied ${key}`, entries.join('\n')]);
+    this.forget();
     await insertJobKeys(trx, this.storeId, this.jobId, rows);
+    await appendJobHistories(trx, this.storeId, this.jobId, histories);
   }
 
   /** A batch that did not commit leaves nothing to save. */
   forget(): void {
     this.pending = new Map();
+    this.applied = new Map();
   }
 }

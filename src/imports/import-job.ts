@@ -18,6 +18,7 @@ import { joinCollections } from './csv-collections.js';
 import { notUtf8Line, UNREADABLE } from './csv-encoding.js';
 import { readCsvLines } from './csv-source.js';
 import { DryRunKeys } from './dry-run.js';
+import { rememberApplied, replayEarlier } from './dry-run-replay.js';
 import { sourceOf } from './failed-rows.js';
 import { type CsvLine, type FileLine, isCsvLine, readLines } from './lines.js';
 import type { UploadStore } from './upload.js';
@@ -40,6 +41,10 @@ export interface ImportContext {
 export type ImportHandlers = Readonly<Record<string, ImportLineHandler | ImportHandler | undefined>>;
 
 const handlerOf = (given: ImportLineHandler | ImportHandler): ImportHandler => (typeof given === 'function' ? { line: given } : given);
+const collectionsHandler = (settings: ImportJobSettings) => {
+  const given = settings.handlers.collections;
+  return given ? handlerOf(given).line : undefined;
+};
 
 export interface ImportJobSettings {
   /** where the job's upload is (src/imports/upload.ts) */
@@ -170,6 +175,9 @@ async function applyBatch(
   const { progress } = outcome;
   const deadline = performance.now() + settings.batchMs;
   const read = lines.map((line) => readLine(line, settings));
+  if (dryRun) await replayEarlier(trx, storeId, dryRun.keys, read.filter(isParsed), handler.line, collectionsHandler(settings), options);
+  // a dry run keeps the lines that write as they were read, before their collections are joined
+  const given = [...read];
   await withCollections(trx, storeId, lines, read, options, settings);
   const batched = handler.batch ? await applyBatchPart(trx, storeId, handler.batch, lines, read, options, settings) : [];
   // The lines up to the last one the batch part wrote are applied whatever the time (they are written);
@@ -192,6 +200,8 @@ async function applyBatch(
       : lineRead;
     const result =
       dryRun && isParsed(lineRead) && typeof applied === 'string' ? await dryRun.keys.judge(dryRun.trx, lineRead.value, applied) : applied;
+    const kept = given[index];
+    if (dryRun && (result === 'created' || result === 'updated') && isParsed(kept)) rememberApplied(dryRun.keys, line, kept);
     if (result === 'unchanged') progress.updated++;
     else if (typeof result === 'string') progress[result]++;
     else {
@@ -211,12 +221,12 @@ async function withCollections(
   options: ImportLineOptions,
   settings: ImportJobSettings,
 ) {
-  const given = settings.handlers.collections;
+  const given = collectionsHandler(settings);
   for (const [index, line] of lines.entries()) {
     const parsed = read[index];
     if (!isCsvLine(line) || !line.collections?.length || !isParsed(parsed) || !given) continue;
     try {
-      read[index] = await joinCollections(trx, storeId, parsed, line.collections, handlerOf(given).line, options);
+      read[index] = await joinCollections(trx, storeId, parsed, line.collections, given, options);
     } catch (error) {
       const appError = toAppError(error as Parameters<typeof toAppError>[0]);
       if (appError.status === 503) throw error;
