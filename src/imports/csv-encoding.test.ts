@@ -3,7 +3,7 @@ import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { csvFixture, csvRow, productByHandle } from '../../test/support/csv.fixtures.js';
-import { runStoreJobs, storedUploads } from '../../test/support/jobs.fixtures.js';
+import { runStoreJobs, runStoreJobsResumed, storedUploads } from '../../test/support/jobs.fixtures.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -135,13 +135,7 @@ describe('CSV encodings', () => {
         'content-type': 'text/csv',
       },
     );
-    await runStoreJobs(t, store, { crashAfterBatches: 1 });
-    await t.database.db
-      .updateTable('jobs')
-      .set({ lease_until: new Date(0) })
-      .where('store_id', '=', store.id)
-      .execute();
-    await runStoreJobs(t, store);
+    await runStoreJobsResumed(t, store);
     expect((await t.call(store, 'GET', `/jobs/${posted.body.data.id}`)).body.data).toMatchObject({ created: 150, failed: 0 });
     expect((await productByHandle(t, store, 'p-149')).title).toBe('Niño 149 €');
   });

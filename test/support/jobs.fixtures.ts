@@ -22,6 +22,17 @@ export async function runStoreJobs(t: TestContext, store: TestStore, options: Om
   }
 }
 
+/** Runs one batch of the store's job and "crashes", lets the lease lapse, then runs the job to its end: a resume. */
+export async function runStoreJobsResumed(t: TestContext, store: TestStore): Promise<void> {
+  await runStoreJobs(t, store, { crashAfterBatches: 1 });
+  await t.database.db
+    .updateTable('jobs')
+    .set({ lease_until: new Date(0) })
+    .where('store_id', '=', store.id)
+    .execute();
+  await runStoreJobs(t, store);
+}
+
 export const NDJSON = { 'content-type': 'application/x-ndjson' };
 
 /** POST /imports with `lines` (objects become JSON lines, strings are sent as they are). */
