@@ -142,7 +142,10 @@ function unreadableRecords(params: CsvParams) {
         found.delete(record);
         if (bad || record < first) continue;
         const field = cell.column ?? 'body';
-        bad = { error: validationError([{ field, in: 'body', message: cell.message }], `Record ${record}: ${cell.message}`), at: { line: record, column: cell.column } };
+        bad = {
+          error: validationError([{ field, in: 'body', message: cell.message }], `Record ${record}: ${cell.message}`),
+          at: { line: record, column: cell.column },
+        };
       }
       return bad;
     },
