@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, setupTestApp, type TestContext, type TestStore } from '../../../test/helpers.js';
 import { csvFixture, csvRow, importCsv, postCsv, productByHandle, variantOf } from '../../../test/support/csv.fixtures.js';
-import { runStoreJobs, runStoreJobsResumed } from '../../../test/support/jobs.fixtures.js';
+import { runStoreJobsResumed } from '../../../test/support/jobs.fixtures.js';
 
 let t: TestContext;
 beforeAll(async () => {
