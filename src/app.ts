@@ -47,6 +47,7 @@ import {
 } from './http/index.js';
 import { createUploadStore, importJobKinds, registerImports } from './imports/index.js';
 import { countActiveJobs, registerJobs } from './jobs/index.js';
+import { registerInventoryLevelRoutes, registerLocationRoutes } from './locations/index.js';
 import { createMediaStore, registerMediaRoutes } from './media/index.js';
 import { createMetrics, registerMetrics } from './metrics/index.js';
 import { registerOrderRoutes } from './orders/index.js';
@@ -189,6 +190,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       await registerAttributeSetRoutes(api, ctx);
       await registerAttributeRoutes(api, ctx);
       await registerProductRoutes(api, ctx);
+      await registerLocationRoutes(api, ctx);
+      await registerInventoryLevelRoutes(api, ctx);
       await registerCollectionRoutes(api, ctx);
       await registerCustomerRoutes(api, ctx);
       await registerAddressRoutes(api, ctx);

@@ -23,6 +23,9 @@ export const ERROR_CODES = [
   'REQUEST_TIMEOUT',
   'IDEMPOTENCY_KEY_IN_USE',
   'INSUFFICIENT_STOCK',
+  'INVENTORY_CHANGED',
+  'MULTI_LOCATION_STOCK',
+  'LOCATION_NOT_EMPTY',
   'REPLAY_IN_PROGRESS',
   'PRECONDITION_FAILED',
   'PAYLOAD_TOO_LARGE',
@@ -56,8 +59,8 @@ export const validationError = (details: ErrorDetail[], message = 'Request valid
 export const invalidField = (field: string, message: string, where: ErrorDetail['in'] = 'body') =>
   validationError([{ field, in: where, message }]);
 
-export const duplicateValue = (field: string, message = `${field} is already taken in this store`) =>
-  new AppError(400, 'DUPLICATE_VALUE', message, [{ field, in: 'body', message }]);
+export const duplicateValue = (field: string, message = `${field} is already taken in this store`, status = 400) =>
+  new AppError(status, 'DUPLICATE_VALUE', message, [{ field, in: 'body', message }]);
 
 /** A 401; `challenge` is the `WWW-Authenticate` value (RFC 6750: `Bearer` plus, for a refused credential, its error). */
 export const unauthorized = (message = 'Missing or invalid bearer credential', challenge = 'Bearer') =>
@@ -92,12 +95,32 @@ export const UNIQUE_FIELDS: Readonly<Record<string, string>> = {
   // One running replay per webhook: the insert's ON CONFLICT answers 409 REPLAY_IN_PROGRESS first; named so
   // that a bypass would still say which record it is about.
   webhook_replays_one_per_webhook: 'id',
+  locations_name_key: 'name',
+  locations_code_key: 'code',
+  // Only reachable if the store's location lock were bypassed (the old default is cleared first).
+  locations_default_key: 'isDefault',
 };
+
+/** Unique values whose duplicate CONTRACT §13 answers with 409 rather than §3's 400: a location's name and code. */
+const CONFLICTING_UNIQUES = new Set(['locations_name_key', 'locations_code_key']);
+
+/** SQLSTATE of migrations/0114's stock trigger: a total written through a product or variant of multi-location stock. */
+const MULTI_LOCATION_STOCK = 'SF409';
 
 interface PgLikeError {
   code?: string;
   constraint?: string;
+  detail?: string;
 }
+
+/** A stock or totalStock written through a product or variant whose item has stock at another location (CONTRACT §13). */
+export const multiLocationStock = (field: string) =>
+  new AppError(
+    409,
+    'MULTI_LOCATION_STOCK',
+    'The item has stock at more than one location: change it per location with POST /inventory-levels/set or /inventory-levels/adjust',
+    [{ field, in: 'body', message: 'cannot be written as one figure while the item has stock at another location: use /inventory-levels' }],
+  );
 
 const CONTENTION_CODES = new Set(['40P01', '40001']);
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03']);
@@ -107,8 +130,9 @@ export function fromDatabaseError(error: PgLikeError & Error): AppError | null {
   const code = error.code ?? '';
   if (code === '23505') {
     const field = (error.constraint && Object.hasOwn(UNIQUE_FIELDS, error.constraint) && UNIQUE_FIELDS[error.constraint]) || 'value';
-    return duplicateValue(field);
+    return duplicateValue(field, undefined, CONFLICTING_UNIQUES.has(error.constraint ?? '') ? 409 : 400);
   }
+  if (code === MULTI_LOCATION_STOCK) return multiLocationStock(error.detail ?? 'stock');
   if (code === '23503') return invalidField('reference', 'A referenced record does not exist in this store');
   if (code === '22P02' || code === '22003' || code === '22001') return invalidField('value', 'A value is out of range');
   // Deadlock victim or lost serialization race even after withTx's retries: nothing was written, and

@@ -8,6 +8,11 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Authentication', description: 'Exchange a store admin’s email and password for an access token.' },
   { name: 'API keys', description: 'Long-lived credentials with scopes, for unattended jobs; managed with an access token only.' },
   { name: 'Products', description: 'Products, their options and the variants generated from them (price, stock, SKU per variant).' },
+  { name: 'Locations', description: 'The places a store keeps stock (warehouses, shops, a 3PL); one is the default.' },
+  {
+    name: 'Inventory levels',
+    description: 'Stock per item and location: read, set with compare-and-set, adjust by deltas; all or nothing per request.',
+  },
   { name: 'Collections', description: 'Manual and smart (rule-based) groups of products, nested in a hierarchy.' },
   { name: 'Attributes', description: 'Named attributes with their values (Size: S, M, L), used by product options.' },
   { name: 'Attribute sets', description: 'Named groups of attributes a product can follow.' },

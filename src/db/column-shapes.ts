@@ -62,6 +62,7 @@ export interface StoredCartItem {
   price: number;
   quantity: number;
   sku?: string | null;
+  locationId?: string | null;
 }
 
 /** orders.tracking_info */

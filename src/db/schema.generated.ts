@@ -184,6 +184,18 @@ export interface IdempotencyKeys {
   store_id: string;
 }
 
+export interface InventoryLevels {
+  available: number;
+  created_at: Timestamp;
+  item_id: string;
+  level_id: Generated<string | null>;
+  location_id: string;
+  product_id: string;
+  store_id: string;
+  updated_at: Timestamp;
+  variant_id: string | null;
+}
+
 export interface JobErrors {
   code: string;
   column_name: string | null;
@@ -238,6 +250,18 @@ export interface ListCounts {
   n: Int8;
   shard: number;
   store_id: string;
+}
+
+export interface Locations {
+  active: Generated<boolean>;
+  address: Json | null;
+  code: string | null;
+  created_at: Timestamp;
+  id: string;
+  is_default: Generated<boolean>;
+  name: string;
+  store_id: string;
+  updated_at: Timestamp;
 }
 
 export interface Orders {
@@ -453,11 +477,13 @@ export interface DB {
   customers: Customers;
   events: Events;
   idempotency_keys: IdempotencyKeys;
+  inventory_levels: InventoryLevels;
   job_errors: JobErrors;
   job_keys: JobKeys;
   job_turns: JobTurns;
   jobs: Jobs;
   list_counts: ListCounts;
+  locations: Locations;
   orders: Orders;
   product_collections: ProductCollections;
   product_documents: ProductDocuments;

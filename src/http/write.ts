@@ -21,6 +21,11 @@ export interface WriteOptions<T = unknown> {
    * once (a new API key) is never stored, so a replay answers without it.
    */
   recordAs?: (data: T) => unknown;
+  /**
+   * `noted`: the work notes every event itself (one per record it changed, as a `set` of many inventory
+   * levels does); the route's config.event names their type, and no event of the route's own is appended.
+   */
+  events?: 'noted';
 }
 
 type Sent<T> = { success: true; data: T } | undefined;
@@ -38,10 +43,10 @@ export async function sendWrite<T>(
   work: WriteWork<T>,
   options: 200 | 201 | 202 | WriteOptions<T> = 200,
 ): Promise<Sent<T>> {
-  const { status = 200, current: loader, eventData, recordAs } = typeof options === 'number' ? { status: options } : options;
+  const { status = 200, current: loader, eventData, recordAs, events } = typeof options === 'number' ? { status: options } : options;
   const { storeId } = request.auth;
   const current = oncePerTransaction(loader);
-  const guarded = withEvent(ctx.afterWork, request, { current, eventData }, guardedByIfMatch(request, current, work));
+  const guarded = withEvent(ctx.afterWork, request, { current, eventData, events }, guardedByIfMatch(request, current, work));
   const claim = claimFor(request);
   if (!claim) {
     const data = await withTx(ctx.db, (trx) => guarded(trx, storeId));
@@ -71,11 +76,19 @@ export async function sendWrite<T>(
 function withEvent<T>(
   afterWork: AfterWork,
   request: FastifyRequest,
-  sources: Pick<WriteOptions<T>, 'current' | 'eventData'>,
+  sources: Pick<WriteOptions<T>, 'current' | 'eventData' | 'events'>,
   work: WriteWork<T>,
 ): WriteWork<T> {
   const type = request.routeOptions.config.event;
-  if (!type) return work;
+  // Without an event of its own, a write still appends what its work noted (a location's deactivation
+  // changes the totals of products); with nothing noted that costs no statement.
+  if (!type || sources.events === 'noted') {
+    return async (trx, storeId) => {
+      const result = await work(trx, storeId);
+      await afterWork.append(trx, storeId, null, { last: true });
+      return result;
+    };
+  }
   return async (trx, storeId) => {
     const before = isDelete(type) && sources.current ? await sources.current(trx, storeId) : null;
     const result = await work(trx, storeId);

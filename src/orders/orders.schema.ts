@@ -63,6 +63,15 @@ export const CartItem = Body(
     price: Amount('the unit price'),
     quantity: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'units bought, 1 to 1,000,000' }),
     sku: OptionalText(255, 'the SKU of the variant bought; with inventoryBehaviour "decrement" it names the variant'),
+    locationId: Optional(
+      Nullable(
+        Type.String({
+          pattern: ID_PATTERN,
+          description:
+            'with inventoryBehaviour "decrement": the active location of this store the stock is taken from (and a restock puts it back to); null or absent: the default location',
+        }),
+      ),
+    ),
   },
   { title: 'CartItem', description: 'one line of the cart, as it was when ordered' },
 );

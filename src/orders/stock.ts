@@ -35,7 +35,10 @@ export async function planOrderStock(db: Db, storeId: string, input: CreateOrder
   const missing = input.cartItems.flatMap((item, index) =>
     skuOf(item.sku) ? [] : [skuDetail(index, 'is required with inventoryBehaviour "decrement"')],
   );
-  const lines = indexes.map((index) => ({ ...input.cartItems[index], sku: skuOf(input.cartItems[index].sku) }));
+  const lines = indexes.map((index) => {
+    const { locationId, ...item } = input.cartItems[index];
+    return { ...item, sku: skuOf(item.sku), ...(locationId ? { locationId } : {}) };
+  });
   const resolved = lines.length ? await resolveStock(db, storeId, lines) : { moves: [], lineTargets: [] };
   const unresolved = 'unknown' in resolved ? resolved : { unknown: [], ambiguous: [] };
   const all = [
@@ -49,10 +52,21 @@ export async function planOrderStock(db: Db, storeId: string, input: CreateOrder
   return { columns: { inventory_behaviour: 'decrement', stock_moves: JSON.stringify(resolved.moves) }, moves: resolved.moves, items };
 }
 
-/** A stock deleted since the plan is a 400 on its items; a short one a 409 with a detail per item of it. */
-function shortageError(plan: StockPlan, { short, gone }: StockShortage): AppError {
+/** A stock deleted since the plan (or a location unknown or inactive) is a 400 on its items; a short one a 409 with a detail per item of it. */
+function shortageError(plan: StockPlan, { short, gone, closed }: StockShortage): AppError {
   const itemsOf = (target: string) => plan.items.filter((item) => item.target === target);
-  if (gone.length) return validationError(gone.flatMap((id) => itemsOf(id).map((item) => skuDetail(item.index, UNKNOWN))));
+  if (gone.length || closed.length) {
+    return validationError([
+      ...gone.flatMap((id) => itemsOf(id).map((item) => skuDetail(item.index, UNKNOWN))),
+      ...closed.flatMap((id) =>
+        itemsOf(id).map((item) => ({
+          field: `cartItems[${item.index}].locationId`,
+          in: 'body' as const,
+          message: 'must name an active location of this store',
+        })),
+      ),
+    ]);
+  }
   const wanted = new Map(plan.moves.map((move) => [stockTarget(move), move.quantity]));
   const details = short.flatMap(({ target, available }) =>
     itemsOf(target).map((item) => ({

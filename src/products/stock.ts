@@ -1,12 +1,14 @@
 import type { Db, Tx } from '../db/index.js';
-import { noteProductsChanged } from './derived.js';
-import { addProductStock, addStock, findStockBySku, lockProductStockById, lockVariantsById, type StockRow } from './stock.sql.js';
+import { type LevelMove, returnLevelStock, takeLevelStock } from '../locations/index.js';
+import { findStockBySku, type StockRow } from './stock.sql.js';
 
 /** One line of a checkout: a variant, or a simple product, named by its product and SKU, and a quantity. */
 export interface StockLine {
   productId: string;
   sku: string;
   quantity: number;
+  /** the location it is taken from; none: the store's default */
+  locationId?: string;
 }
 
 /**
@@ -16,6 +18,8 @@ export interface StockLine {
 export interface StockMove {
   variantId?: string;
   productId: string;
+  /** none: the store's default location (and every order decremented before locations existed) */
+  locationId?: string;
   quantity: number;
 }
 
@@ -25,24 +29,37 @@ export interface UnresolvedLines {
   ambiguous: number[];
 }
 
-/** Why a take failed, per stock (its target: stockTarget): short (with what it has), or gone since the lines were resolved. */
+/**
+ * Why a take failed, per stock (its target: stockTarget): short (with what it has), gone since the lines were
+ * resolved, or at a location that is unknown or inactive (`closed`).
+ */
 export interface StockShortage {
   short: { target: string; available: number }[];
   gone: string[];
+  closed: string[];
 }
 
-/** The stock a move takes from: its variant's id, or its simple product's id (ids are unique across both). */
-export const stockTarget = (move: Pick<StockMove, 'variantId' | 'productId'>) => move.variantId ?? move.productId;
+/**
+ * The stock a move takes from: its variant's id, or its simple product's id (ids are unique across both),
+ * and the location it names, if any.
+ */
+export const stockTarget = (move: Pick<StockMove, 'variantId' | 'productId' | 'locationId'>) =>
+  `${move.variantId ?? move.productId}${move.locationId === undefined ? '' : `@${move.locationId}`}`;
 
 const pairKey = (productId: string, sku: string) => JSON.stringify([productId, sku]);
 
-/** Quantities summed per stock, in target order (`rows[i]` is line i's variant or simple product). */
+/** The move of line i, without its quantity (`rows[i]` is line i's variant or simple product). */
+function moveOf(line: StockLine, { id, product_id: productId, simple }: StockRow): StockMove {
+  return { ...(simple ? {} : { variantId: id }), productId, ...(line.locationId ? { locationId: line.locationId } : {}), quantity: 0 };
+}
+
+/** Quantities summed per stock and location, in target order. */
 function movesOf(lines: StockLine[], rows: StockRow[]): StockMove[] {
   const moves = new Map<string, StockMove>();
   lines.forEach((line, index) => {
-    const { id, product_id: productId, simple } = rows[index];
-    const move = moves.get(id) ?? { ...(simple ? {} : { variantId: id }), productId, quantity: 0 };
-    moves.set(id, { ...move, quantity: move.quantity + line.quantity });
+    const move = moveOf(line, rows[index]);
+    const target = stockTarget(move);
+    moves.set(target, { ...move, quantity: (moves.get(target)?.quantity ?? 0) + line.quantity });
   });
   return [...moves.values()].sort((a, b) => (stockTarget(a) < stockTarget(b) ? -1 : 1));
 }
@@ -69,79 +86,33 @@ export async function resolveStock(
   const ambiguous = matches.flatMap((found, index) => (found.length > 1 ? [index] : []));
   if (unknown.length || ambiguous.length) return { unknown, ambiguous };
   const targets = matches.map((found) => found[0]);
-  return { moves: movesOf(lines, targets), lineTargets: targets.map((row) => row.id) };
+  return { moves: movesOf(lines, targets), lineTargets: targets.map((row, index) => stockTarget(moveOf(lines[index], row))) };
 }
 
-const columnsOf = (moves: StockMove[], sign: 1 | -1) => [moves.map(stockTarget), moves.map((move) => sign * move.quantity)] as const;
-
-const split = (moves: StockMove[]) => ({
-  variants: moves.filter((move) => move.variantId !== undefined),
-  products: moves.filter((move) => move.variantId === undefined),
+const toLevelMove = (move: StockMove): LevelMove => ({
+  productId: move.productId,
+  ...(move.variantId === undefined ? {} : { variantId: move.variantId }),
+  ...(move.locationId === undefined ? {} : { locationId: move.locationId }),
+  quantity: move.quantity,
 });
 
 /**
- * All or nothing: takes every move's quantity, or reports why not (the caller's transaction must then
- * roll back: the stocks that had enough were already decremented). Hence `Tx`. Variants first, then simple
- * products, each in id order: the one order every take and return uses, so two checkouts never deadlock.
+ * All or nothing: takes every move's quantity from its level (the move's location, else the default), or
+ * reports why not and writes nothing. The locks are taken in the one order every level write uses
+ * (src/locations/levels.sql.ts), so two checkouts never deadlock; the totals follow the levels (migration 0114).
  */
 export async function takeStock(trx: Tx, storeId: string, moves: StockMove[], at: Date): Promise<StockShortage | null> {
-  const { variants, products } = split(moves);
-  const shortages = [
-    await takeFrom(variants, {
-      lock: (ids) => lockVariantsById(trx, storeId, ids),
-      add: (ids, d) => addStock(trx, storeId, ids, d, at),
-    }),
-    await takeFrom(products, {
-      lock: (ids) => lockProductStockById(trx, storeId, ids),
-      add: (ids, d) => addProductStock(trx, storeId, ids, d, at),
-    }),
-  ];
-  if (shortages.every((shortage) => shortage === null)) {
-    noteProductsChanged(
-      trx,
-      storeId,
-      moves.map((move) => move.productId),
-    );
-    return null;
-  }
-  return { short: shortages.flatMap((s) => s?.short ?? []), gone: shortages.flatMap((s) => s?.gone ?? []) };
+  const shortage = await takeLevelStock(trx, storeId, moves.map(toLevelMove), at);
+  if (!shortage) return null;
+  const target = (index: number) => stockTarget(moves[index]);
+  return {
+    short: shortage.short.map(({ index, available }) => ({ target: target(index), available })),
+    gone: shortage.gone.map(target),
+    closed: shortage.closed.map(target),
+  };
 }
 
-interface StockTable {
-  lock: (ids: string[]) => Promise<StockRow[]>;
-  add: (ids: string[], deltas: number[]) => Promise<string[]>;
-}
-
-/** The take of one kind of stock (variants, or simple products): one guarded UPDATE; what failed, read back. */
-async function takeFrom(moves: StockMove[], table: StockTable): Promise<StockShortage | null> {
-  if (moves.length === 0) return null;
-  const [ids, deltas] = columnsOf(moves, -1);
-  if (moves.length > 1) await table.lock(ids);
-  const changed = new Set(await table.add(ids, deltas));
-  if (changed.size === moves.length) return null;
-  const failed = ids.filter((id) => !changed.has(id));
-  const rows = await table.lock(failed);
-  const found = new Set(rows.map((row) => row.id));
-  return { short: rows.map((row) => ({ target: row.id, available: row.stock })), gone: failed.filter((id) => !found.has(id)) };
-}
-
-/** Puts what a checkout took back, on the variants and products that still exist (a deleted one has no stock to return to). */
+/** Puts what a checkout took back (src/locations/checkout-levels.ts: where, when its location is gone or inactive). */
 export async function returnStock(trx: Tx, storeId: string, moves: StockMove[], at: Date): Promise<void> {
-  const { variants, products } = split(moves);
-  if (variants.length > 0) {
-    const [ids, deltas] = columnsOf(variants, 1);
-    if (variants.length > 1) await lockVariantsById(trx, storeId, ids);
-    await addStock(trx, storeId, ids, deltas, at);
-  }
-  if (products.length > 0) {
-    const [ids, deltas] = columnsOf(products, 1);
-    if (products.length > 1) await lockProductStockById(trx, storeId, ids);
-    await addProductStock(trx, storeId, ids, deltas, at);
-  }
-  // A product deleted since the checkout has no event: its loader finds nothing and the feed skips it.
-  noteProductsChanged(
-    trx,
-    storeId,
-    moves.map((move) => move.productId),
-  );
+  await returnLevelStock(trx, storeId, moves.map(toLevelMove), at);
 }

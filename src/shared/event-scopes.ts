@@ -13,6 +13,7 @@ const READ_SCOPE_OF_KIND: Readonly<Record<string, string>> = {
   customer: 'customers:read',
   address: 'customers:read',
   order: 'orders:read',
+  inventory: 'products:read',
 };
 
 /** Every read scope some event type needs: what `*` (all types) needs. */

@@ -6,9 +6,17 @@
 export const RECORD_KINDS = ['product', 'collection', 'attribute', 'attributeSet', 'customer', 'address', 'order'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 const CHANGES = ['created', 'updated', 'deleted'] as const;
-export type EventType = `${RecordKind}.${(typeof CHANGES)[number]}`;
+/**
+ * Events about what is not a record with an id of its own: an inventory level (an item's stock at a location,
+ * CONTRACT §13), only ever updated (a missing level is 0 available).
+ */
+export const LEVEL_EVENT_TYPES = ['inventory.updated'] as const;
+export type EventType = `${RecordKind}.${(typeof CHANGES)[number]}` | (typeof LEVEL_EVENT_TYPES)[number];
 
-export const EVENT_TYPES: readonly EventType[] = RECORD_KINDS.flatMap((kind) => CHANGES.map((change) => `${kind}.${change}` as const));
+export const EVENT_TYPES: readonly EventType[] = [
+  ...RECORD_KINDS.flatMap((kind) => CHANGES.map((change) => `${kind}.${change}` as const)),
+  ...LEVEL_EVENT_TYPES,
+];
 
 export const isEventType = (value: string): value is EventType => (EVENT_TYPES as readonly string[]).includes(value);
 
