@@ -49,7 +49,7 @@ CREATE TABLE inventory_levels (
   available integer NOT NULL,
   created_at timestamptz(3) NOT NULL,
   updated_at timestamptz(3) NOT NULL,
-  level_id text GENERATED ALWAYS AS (item_id || location_id) STORED,
+  level_id text NOT NULL GENERATED ALWAYS AS (item_id || location_id) STORED,
   PRIMARY KEY (store_id, item_id, location_id),
   FOREIGN KEY (store_id, location_id) REFERENCES locations (store_id, id) ON DELETE CASCADE,
   FOREIGN KEY (store_id, product_id) REFERENCES products (store_id, id) ON DELETE CASCADE,

@@ -188,7 +188,7 @@ export interface InventoryLevels {
   available: number;
   created_at: Timestamp;
   item_id: string;
-  level_id: Generated<string | null>;
+  level_id: Generated<string>;
   location_id: string;
   product_id: string;
   store_id: string;

@@ -8,6 +8,10 @@ const MAX_AVAILABLE = 2_147_483_647;
 
 export const InventoryLevel = Type.Object(
   {
+    id: Type.String({
+      description:
+        "the level's identifier: its item's id (the variant's, or the simple product's) followed by its location's; events about one level carry it as data.id, so webhooks deliver them in order",
+    }),
     productId: Type.String({ description: 'the product' }),
     variantId: Nullable(Type.String({ description: 'the variant; null: the level of a simple product (one without options)' })),
     locationId: Type.String({ description: 'the location' }),

@@ -18,6 +18,7 @@ import {
 
 export function toLevelOutput(row: LevelRow): InventoryLevel {
   return {
+    id: row.level_id,
     productId: row.product_id,
     variantId: row.variant_id,
     locationId: row.location_id,

@@ -10,7 +10,7 @@ import type { LEVEL_SORTS } from './levels.schema.js';
  * already locked.
  */
 
-export const LEVEL_COLUMNS = ['item_id', 'product_id', 'variant_id', 'location_id', 'available', 'updated_at'] as const;
+export const LEVEL_COLUMNS = ['level_id', 'item_id', 'product_id', 'variant_id', 'location_id', 'available', 'updated_at'] as const;
 export type LevelRow = Pick<Selectable<DB['inventory_levels']>, (typeof LEVEL_COLUMNS)[number]>;
 
 /** One level a write names: its item (the variant, or the simple product) and location. */
@@ -78,7 +78,7 @@ export async function lockLevels(trx: Tx, storeId: string, keys: LevelKey[], at:
     SELECT ${storeId}, u.item_id, u.location_id, u.product_id, u.variant_id, 0, ${at}, ${at}
     FROM unnest(${items}::text[], ${locations}::text[], ${products}::text[], ${variants}::text[]) AS u(item_id, location_id, product_id, variant_id)
     ON CONFLICT (store_id, item_id, location_id) DO NOTHING`.execute(trx);
-  const { rows } = await sql<LevelRow>`SELECT item_id, product_id, variant_id, location_id, available, updated_at FROM inventory_levels
+  const { rows } = await sql<LevelRow>`SELECT level_id, item_id, product_id, variant_id, location_id, available, updated_at FROM inventory_levels
     WHERE store_id = ${storeId} AND (item_id, location_id) IN (SELECT * FROM unnest(${items}::text[], ${locations}::text[]))
     ORDER BY item_id, location_id FOR UPDATE`.execute(trx);
   return rows;
@@ -96,6 +96,6 @@ export async function writeLevels(
     FROM unnest(${writes.map((w) => w.itemId)}::text[], ${writes.map((w) => w.locationId)}::text[], ${writes.map((w) => w.available)}::int[])
       AS u(item_id, location_id, available)
     WHERE l.store_id = ${storeId} AND l.item_id = u.item_id AND l.location_id = u.location_id AND l.available <> u.available
-    RETURNING l.item_id, l.product_id, l.variant_id, l.location_id, l.available, l.updated_at`.execute(trx);
+    RETURNING l.level_id, l.item_id, l.product_id, l.variant_id, l.location_id, l.available, l.updated_at`.execute(trx);
   return rows;
 }

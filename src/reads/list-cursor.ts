@@ -22,7 +22,8 @@ interface CursorBody {
   h: string;
 }
 
-const ID = /^[0-9a-f]{24}$/;
+// A record's id, or two (an inventory level's tie-breaker is its item's id and its location's).
+const ID = /^[0-9a-f]{24}(?:[0-9a-f]{24})?$/;
 const MAX_KEY_LENGTH = 2000;
 
 /**
