@@ -107,7 +107,9 @@ export const ERROR_STATUSES: Record<string, { description: string; codes: string
   },
   403: { description: 'FORBIDDEN: the credential may not call this operation', codes: ['FORBIDDEN'] },
   404: { description: 'NOT_FOUND: no such record in this store (or an id that is not an id)', codes: ['NOT_FOUND'] },
-  409: { description: 'Conflict', codes: [
+  409: {
+    description: 'Conflict',
+    codes: [
       'IDEMPOTENCY_KEY_IN_USE',
       'INSUFFICIENT_STOCK',
       'REPLAY_IN_PROGRESS',

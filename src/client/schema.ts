@@ -362,6 +362,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List locations
+         * @description Scope `products:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
+         */
+        get: operations["listLocations"];
+        put?: never;
+        /**
+         * Create a location (at most 100 per store)
+         * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`id`, `createdAt`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
+         */
+        post: operations["createLocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/locations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a location
+         * @description Scope `products:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
+         */
+        get: operations["getLocation"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a location (not the default; not while it holds stock: 409 LOCATION_NOT_EMPTY)
+         * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
+         */
+        delete: operations["deleteLocation"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a location (isDefault: true moves the default here; active: false takes its stock out of the totals)
+         * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`id`, `createdAt`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
+         */
+        patch: operations["updateLocation"];
+        trace?: never;
+    };
+    "/inventory-levels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List inventory levels (filters: productId, variantId, locationId; updatedSince and cursor as every list)
+         * @description Scope `products:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
+         */
+        get: operations["listInventoryLevels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inventory-levels/set": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set levels (compareAvailable: only if still at that value, else 409 INVENTORY_CHANGED and nothing changes)
+         * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
+         */
+        post: operations["setInventoryLevel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inventory-levels/adjust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adjust levels by deltas (below 0: 409 INSUFFICIENT_STOCK unless allowNegative); all or nothing
+         * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
+         */
+        post: operations["adjustInventoryLevel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/collections": {
         parameters: {
             query?: never;
@@ -1198,6 +1326,23 @@ export interface components {
             success: true;
             data: components["schemas"]["Address"];
         };
+        AdjustInventoryLevels: {
+            /** @description 1 to 250 levels; all apply or none does */
+            items: {
+                /** @description the product (24 hexadecimal characters) */
+                productId: string;
+                /** @description the variant (24 hexadecimal characters); leave out for a simple product */
+                variantId?: string;
+                /** @description the location (24 hexadecimal characters) */
+                locationId: string;
+                /** @description units to add (negative: to take), not 0 */
+                delta: number;
+            }[];
+            /** @description why, as "cycle count" or "ERP sync" (at most 255 characters; not stored) */
+            reason?: string;
+            /** @description true: a level may go below 0 (else 409 INSUFFICIENT_STOCK) */
+            allowNegative?: boolean;
+        };
         /** @description a credential for a program, with the scopes it grants (the key itself is never shown again) */
         ApiKey: {
             /** @description the record's identifier (24 hexadecimal characters), assigned by the server; read-only */
@@ -1400,6 +1545,8 @@ export interface components {
             quantity: number;
             /** @description the SKU of the variant bought; with inventoryBehaviour "decrement" it names the variant (at most 255 characters); null: none */
             sku?: string | null;
+            /** @description with inventoryBehaviour "decrement": the active location of this store the stock is taken from (and a restock puts it back to); null or absent: the default location */
+            locationId?: string | null;
         };
         /** @description one line of the cart, as it was when ordered */
         CartItemInput: {
@@ -1413,6 +1560,8 @@ export interface components {
             quantity: number;
             /** @description the SKU of the variant bought; with inventoryBehaviour "decrement" it names the variant (at most 255 characters); null: none */
             sku?: string | null;
+            /** @description with inventoryBehaviour "decrement": the active location of this store the stock is taken from (and a restock puts it back to); null or absent: the default location */
+            locationId?: string | null;
         };
         /** @description a group of products: listed by hand (manual) or matched by rules (smart) */
         Collection: {
@@ -1746,7 +1895,7 @@ export interface components {
                  * @description one of a fixed list: docs/api.md, "Errors"
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "DUPLICATE_VALUE" | "INVALID_JSON" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "INSUFFICIENT_STOCK" | "REPLAY_IN_PROGRESS" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "VALIDATION_ERROR" | "DUPLICATE_VALUE" | "INVALID_JSON" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "IDEMPOTENCY_KEY_IN_USE" | "INSUFFICIENT_STOCK" | "INVENTORY_CHANGED" | "MULTI_LOCATION_STOCK" | "LOCATION_NOT_EMPTY" | "REPLAY_IN_PROGRESS" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "HEADERS_TOO_LARGE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 /** @description what went wrong, in English, for a human (may change; branch on code) */
                 message: string;
                 /** @description one entry per field at fault; empty when no field is */
@@ -1772,7 +1921,7 @@ export interface components {
              * @description what happened, as "product.updated" (resource.created, .updated or .deleted)
              * @enum {string}
              */
-            type: "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted";
+            type: "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted" | "inventory.updated";
             /**
              * Format: date-time
              * @description when the change was committed
@@ -1801,6 +1950,43 @@ export interface components {
             nextCursor: string;
             /** @description more events are available right now (read on without waiting) */
             hasMore: boolean;
+        };
+        /** @description the stock of one item (a variant, or a simple product) at one location */
+        InventoryLevel: {
+            /** @description the level's identifier: its item's id (the variant's, or the simple product's) followed by its location's; events about one level carry it as data.id, so webhooks deliver them in order */
+            id: string;
+            /** @description the product */
+            productId: string;
+            /** @description the variant; null: the level of a simple product (one without options) */
+            variantId: string | null;
+            /** @description the location */
+            locationId: string;
+            /** @description units available there (below 0 only after an adjust with allowNegative) */
+            available: number;
+            /**
+             * Format: date-time
+             * @description when the record last changed (ISO 8601, UTC, milliseconds); read-only
+             */
+            updatedAt: string;
+        };
+        InventoryLevelArray: {
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
+            success: true;
+            /** @description the levels as they now are, in the order of the items */
+            data: components["schemas"]["InventoryLevel"][];
+        };
+        InventoryLevelList: {
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
+            success: true;
+            /** @description this page's records, in the order asked for */
+            data: components["schemas"]["InventoryLevel"][];
+            pagination: components["schemas"]["Pagination"];
         };
         /** @description a background job (an import) and its progress */
         Job: {
@@ -1893,6 +2079,108 @@ export interface components {
              */
             success: true;
             data: components["schemas"]["Job"];
+        };
+        /** @description a place the store keeps stock: a warehouse, a shop, a 3PL */
+        Location: {
+            /** @description the record's identifier (24 hexadecimal characters), assigned by the server; read-only */
+            id: string;
+            /** @description unique in the store, case-insensitively, as "Berlin warehouse" */
+            name: string;
+            /** @description a short code of your own, unique in the store, as "BER-1"; null: none */
+            code: string | null;
+            address: components["schemas"]["LocationAddress"] | null;
+            /** @description whether its stock counts in the stock and totalStock products show */
+            active: boolean;
+            /** @description the default location: where stock written through products goes, and checkouts take from */
+            isDefault: boolean;
+            /**
+             * Format: date-time
+             * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description when the record last changed (ISO 8601, UTC, milliseconds); read-only
+             */
+            updatedAt: string;
+        };
+        /** @description where the location is: the place fields of an Address (house, street, city, …) */
+        LocationAddress: {
+            /** @description house number or name, at most 1,000 characters; null: none */
+            house?: string | null;
+            /** @description street, at most 1,000 characters; null: none */
+            street?: string | null;
+            /** @description a landmark near it, at most 1,000 characters; null: none */
+            landmark?: string | null;
+            /** @description city, at most 255 characters; null: none */
+            city?: string | null;
+            /** @description state, province or region, at most 255 characters; null: none */
+            stateName?: string | null;
+            /** @description country, at most 255 characters; null: none */
+            countryName?: string | null;
+            /** @description postal code, at most 64 characters; null: none */
+            pincode?: string | null;
+            /** @description phone number, at most 64 characters; null: none */
+            phone?: string | null;
+        };
+        /** @description where the location is: the place fields of an Address (house, street, city, …) */
+        LocationAddressInput: {
+            /** @description house number or name, at most 1,000 characters; null: none */
+            house?: string | null;
+            /** @description street, at most 1,000 characters; null: none */
+            street?: string | null;
+            /** @description a landmark near it, at most 1,000 characters; null: none */
+            landmark?: string | null;
+            /** @description city, at most 255 characters; null: none */
+            city?: string | null;
+            /** @description state, province or region, at most 255 characters; null: none */
+            stateName?: string | null;
+            /** @description country, at most 255 characters; null: none */
+            countryName?: string | null;
+            /** @description postal code, at most 64 characters; null: none */
+            pincode?: string | null;
+            /** @description phone number, at most 64 characters; null: none */
+            phone?: string | null;
+        };
+        LocationCreate: {
+            /** @description unique in the store, case-insensitively, 1 to 255 characters */
+            name: string;
+            /** @description unique in the store, 1 to 64 characters; null: none */
+            code?: string | null;
+            address?: components["schemas"]["LocationAddressInput"] | null;
+            /** @description default true; the default location cannot be made inactive */
+            active?: boolean;
+            /** @description true: it becomes the default location (the old one stays, not default) */
+            isDefault?: boolean;
+        };
+        LocationList: {
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
+            success: true;
+            /** @description this page's records, in the order asked for */
+            data: components["schemas"]["Location"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        LocationResponse: {
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
+            success: true;
+            data: components["schemas"]["Location"];
+        };
+        LocationUpdate: {
+            /** @description unique in the store, case-insensitively, 1 to 255 characters */
+            name?: string;
+            /** @description unique in the store, 1 to 64 characters; null: none */
+            code?: string | null;
+            address?: components["schemas"]["LocationAddressInput"] | null;
+            /** @description default true; the default location cannot be made inactive */
+            active?: boolean;
+            /** @description true moves the default here; false is refused on the default (move it by making another the default) */
+            isDefault?: boolean;
         };
         Login: {
             /** @description the store's slug, 1 to 64 characters */
@@ -2696,6 +2984,23 @@ export interface components {
             /** @description days to return it in, 0 to 36,500, used when useGlobalConfig is false; null: none */
             customReturnWindow?: number | null;
         };
+        SetInventoryLevels: {
+            /** @description 1 to 250 levels; all apply or none does */
+            items: {
+                /** @description the product (24 hexadecimal characters) */
+                productId: string;
+                /** @description the variant (24 hexadecimal characters); leave out for a simple product */
+                variantId?: string;
+                /** @description the location (24 hexadecimal characters) */
+                locationId: string;
+                /** @description the new value, 0 or more */
+                available: number;
+                /** @description the value you last read: if the level is no longer at it, nothing changes (409 INVENTORY_CHANGED) */
+                compareAvailable?: number;
+            }[];
+            /** @description why, as "cycle count" or "ERP sync" (at most 255 characters; not stored) */
+            reason?: string;
+        };
         /** @description one shipment of the order */
         TrackingInfo: {
             /** @description the carrier's tracking number, 1 to 255 characters */
@@ -2837,7 +3142,7 @@ export interface components {
             /** @description http(s); not a loopback, private or link-local address */
             url: string;
             /** @description event types to receive, or ["*"] for all */
-            events: ("*" | "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted")[];
+            events: ("*" | "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted" | "inventory.updated")[];
             /** @description a note on what the webhook is for, at most 1,000 characters */
             description?: string | null;
         };
@@ -3041,7 +3346,7 @@ export interface components {
             /** @description http(s); not a loopback, private or link-local address */
             url?: string;
             /** @description event types to receive, or ["*"] for all */
-            events?: ("*" | "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted")[];
+            events?: ("*" | "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted" | "inventory.updated")[];
             /** @description a note on what the webhook is for, at most 1,000 characters */
             description?: string | null;
             /** @description false pauses deliveries; true resumes them (and re-enables a webhook the service disabled) */
@@ -4755,6 +5060,419 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listLocations: {
+        parameters: {
+            query?: {
+                /** @description default 1; not together with cursor */
+                page?: number;
+                /** @description records per page, 1 to 250 (default 25) */
+                limit?: number;
+                /** @description case-insensitive substring of the list's searchable fields (`%` and `_` are literal); at most 200 characters */
+                search?: string;
+                /** @description the order: a field ascending, with `-` before it descending (default -createdAt) */
+                sort?: "createdAt" | "-createdAt" | "name" | "-name" | "updatedAt" | "-updatedAt";
+                /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
+                updatedSince?: string;
+                /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
+                cursor?: string;
+            };
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list, with its pagination */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LocationCreate"];
+            };
+        };
+        responses: {
+            /** @description Created: the new record */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag(s) of the version you have: 304 without a body if it is still current */
+                "if-none-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationResponse"];
+                };
+            };
+            /** @description Not Modified: the version named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: the id of the removed record */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LocationUpdate"];
+            };
+        };
+        responses: {
+            /** @description Done: the record as it is now */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LocationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listInventoryLevels: {
+        parameters: {
+            query?: {
+                /** @description default 1; not together with cursor */
+                page?: number;
+                /** @description records per page, 1 to 250 (default 25) */
+                limit?: number;
+                /** @description case-insensitive substring of the list's searchable fields (`%` and `_` are literal); at most 200 characters */
+                search?: string;
+                /** @description the order: a field ascending, with `-` before it descending (default -createdAt) */
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
+                updatedSince?: string;
+                /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
+                cursor?: string;
+                /** @description the product (24 hexadecimal characters) */
+                productId?: string;
+                /** @description the variant (24 hexadecimal characters); leave out for a simple product */
+                variantId?: string;
+                /** @description the location (24 hexadecimal characters) */
+                locationId?: string;
+            };
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list, with its pagination */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InventoryLevelList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setInventoryLevel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetInventoryLevels"];
+            };
+        };
+        responses: {
+            /** @description Done: the record as it is now */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InventoryLevelArray"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adjustInventoryLevel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdjustInventoryLevels"];
+            };
+        };
+        responses: {
+            /** @description Done: the record as it is now */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InventoryLevelArray"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -24,10 +24,9 @@ const order = (productId: string, quantity: number, locationId?: string) => ({
 
 const levelsOf = async (store: TestStore, productId: string) =>
   Object.fromEntries(
-    (await t.call(store, 'GET', `/inventory-levels?productId=${productId}`)).body.data.map((level: { locationId: string; available: number }) => [
-      level.locationId,
-      level.available,
-    ]),
+    (await t.call(store, 'GET', `/inventory-levels?productId=${productId}`)).body.data.map(
+      (level: { locationId: string; available: number }) => [level.locationId, level.available],
+    ),
   );
 
 describe('checkout stock per location (CONTRACT §9.6, §13)', () => {

@@ -89,4 +89,6 @@ export const LevelListQuery = ListQuery(LEVEL_SORTS, {
 export type LevelListQuery = Static<typeof LevelListQuery>;
 
 export const LevelListEnvelope = ListEnvelope(InventoryLevel);
-export const LevelsEnvelope = Envelope(Type.Array(InventoryLevel, { description: 'the levels as they now are, in the order of the items' }));
+export const LevelsEnvelope = Envelope(
+  Type.Array(InventoryLevel, { description: 'the levels as they now are, in the order of the items' }),
+);

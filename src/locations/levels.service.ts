@@ -140,7 +140,9 @@ export async function adjustLevels(trx: Tx, storeId: string, input: AdjustLevels
   const short = input.allowNegative
     ? []
     : input.items.flatMap((item, index) =>
-        values[index] >= 0 ? [] : [detail(`items[${index}].delta`, `the level has ${current[index].available} available; ${item.delta} would take it below 0`)],
+        values[index] >= 0
+          ? []
+          : [detail(`items[${index}].delta`, `the level has ${current[index].available} available; ${item.delta} would take it below 0`)],
       );
   if (short.length) throw new AppError(409, 'INSUFFICIENT_STOCK', 'Not enough stock for every item: nothing changed', short);
   return commitLevels(trx, storeId, current, values, at);

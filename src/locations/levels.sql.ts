@@ -78,7 +78,8 @@ export async function lockLevels(trx: Tx, storeId: string, keys: LevelKey[], at:
     SELECT ${storeId}, u.item_id, u.location_id, u.product_id, u.variant_id, 0, ${at}, ${at}
     FROM unnest(${items}::text[], ${locations}::text[], ${products}::text[], ${variants}::text[]) AS u(item_id, location_id, product_id, variant_id)
     ON CONFLICT (store_id, item_id, location_id) DO NOTHING`.execute(trx);
-  const { rows } = await sql<LevelRow>`SELECT level_id, item_id, product_id, variant_id, location_id, available, updated_at FROM inventory_levels
+  const { rows } =
+    await sql<LevelRow>`SELECT level_id, item_id, product_id, variant_id, location_id, available, updated_at FROM inventory_levels
     WHERE store_id = ${storeId} AND (item_id, location_id) IN (SELECT * FROM unnest(${items}::text[], ${locations}::text[]))
     ORDER BY item_id, location_id FOR UPDATE`.execute(trx);
   return rows;

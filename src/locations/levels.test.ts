@@ -38,11 +38,15 @@ describe('inventory levels', () => {
     const home = await homeOf(store);
     const mug = await simple(store, 7);
     const levels = await t.call(store, 'GET', `/inventory-levels?productId=${mug.id}`);
-    expect(levels.body.data).toEqual([{ id: expect.any(String), productId: mug.id, variantId: null, locationId: home, available: 7, updatedAt: expect.any(String) }]);
+    expect(levels.body.data).toEqual([
+      { id: expect.any(String), productId: mug.id, variantId: null, locationId: home, available: 7, updatedAt: expect.any(String) },
+    ]);
     const shop = await location(store, 'Shop');
     const set = await t.call(store, 'POST', '/inventory-levels/set', { items: [{ productId: mug.id, locationId: shop, available: 5 }] });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
-    expect(set.body.data).toEqual([{ id: expect.any(String), productId: mug.id, variantId: null, locationId: shop, available: 5, updatedAt: expect.any(String) }]);
+    expect(set.body.data).toEqual([
+      { id: expect.any(String), productId: mug.id, variantId: null, locationId: shop, available: 5, updatedAt: expect.any(String) },
+    ]);
     expect((await product(store, mug.id)).totalStock).toBe(12);
     expect((await t.call(store, 'PATCH', `/locations/${shop}`, { active: false })).status).toBe(200);
     expect((await product(store, mug.id)).totalStock).toBe(7);
@@ -73,8 +77,14 @@ describe('inventory levels', () => {
     expect((await t.call(store, 'PATCH', `/products/${mug.id}`, { title: 'Big mug', totalStock: 5 })).status).toBe(200);
     const tee = await withVariants(store);
     const [small] = tee.variants;
-    await t.call(store, 'POST', '/inventory-levels/set', { items: [{ productId: tee.id, variantId: small.id, locationId: shop, available: 2 }] });
-    const variant = expectError(await t.call(store, 'PATCH', `/products/${tee.id}/variants/${small.id}`, { stock: 8 }), 409, 'MULTI_LOCATION_STOCK');
+    await t.call(store, 'POST', '/inventory-levels/set', {
+      items: [{ productId: tee.id, variantId: small.id, locationId: shop, available: 2 }],
+    });
+    const variant = expectError(
+      await t.call(store, 'PATCH', `/products/${tee.id}/variants/${small.id}`, { stock: 8 }),
+      409,
+      'MULTI_LOCATION_STOCK',
+    );
     expect(variant.details[0].field).toBe('stock');
     expect((await product(store, tee.id)).variants[0].stock).toBe(2);
   });
@@ -84,11 +94,16 @@ describe('inventory levels', () => {
     const home = await homeOf(store);
     const items = [];
     for (let i = 0; i < 25; i++) {
-      const res = await t.call(store, 'POST', '/products', { title: `P${i}`, options: [{ name: 'Size', values: ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10'] }] });
+      const res = await t.call(store, 'POST', '/products', {
+        title: `P${i}`,
+        options: [{ name: 'Size', values: ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10'] }],
+      });
       for (const variant of res.body.data.variants) items.push({ productId: res.body.data.id, variantId: variant.id, locationId: home });
     }
     expect(items).toHaveLength(250);
-    const first = await t.call(store, 'POST', '/inventory-levels/set', { items: items.map((item) => ({ ...item, available: 3, compareAvailable: 0 })) });
+    const first = await t.call(store, 'POST', '/inventory-levels/set', {
+      items: items.map((item) => ({ ...item, available: 3, compareAvailable: 0 })),
+    });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     const body = { items: items.map((item, i) => ({ ...item, available: 9, compareAvailable: i === 137 ? 2 : 3 })) };
     const refused = expectError(await t.call(store, 'POST', '/inventory-levels/set', body), 409, 'INVENTORY_CHANGED');
@@ -167,15 +182,13 @@ describe('inventory levels', () => {
     const store = await t.newStore();
     const home = await homeOf(store);
     const mug = await simple(store, 1);
-    const feed = await t.call(store, 'GET', '/events?types=inventory.updated,product.updated&limit=250');
-    const position = feed.body.pagination.nextCursor;
     const body = { items: [{ productId: mug.id, locationId: home, delta: 2 }] };
     const key = { 'idempotency-key': 'adjust-1' };
     const first = await t.call(store, 'POST', '/inventory-levels/adjust', body, key);
     const again = await t.call(store, 'POST', '/inventory-levels/adjust', body, key);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
-    const events = await t.call(store, 'GET', `/events?types=inventory.updated,product.updated&limit=250&cursor=${encodeURIComponent(position)}`);
+    const events = await t.call(store, 'GET', '/events?types=inventory.updated,product.updated&limit=250');
     expect(events.status, JSON.stringify(events.body)).toBe(200);
     expect(events.body.data.map((event: { type: string }) => event.type).sort()).toEqual(['inventory.updated', 'product.updated']);
     const level = events.body.data.find((event: { type: string }) => event.type === 'inventory.updated');
@@ -191,7 +204,11 @@ describe('inventory levels', () => {
     const seen = [...first.body.data];
     let cursor = first.body.pagination.nextCursor;
     while (cursor) {
-      const page = await t.call(store, 'GET', `/inventory-levels?locationId=${home}&limit=2&sort=updatedAt&cursor=${encodeURIComponent(cursor)}`);
+      const page = await t.call(
+        store,
+        'GET',
+        `/inventory-levels?locationId=${home}&limit=2&sort=updatedAt&cursor=${encodeURIComponent(cursor)}`,
+      );
       expect(page.status, JSON.stringify(page.body)).toBe(200);
       seen.push(...page.body.data);
       cursor = page.body.pagination.nextCursor;

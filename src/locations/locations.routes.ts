@@ -1,13 +1,7 @@
 import type { App, AppContext } from '../http/index.js';
 import { sendWrite } from '../http/index.js';
 import { DeletedEnvelope, IdParams, ok, okList } from '../shared/index.js';
-import {
-  CreateLocationBody,
-  LocationEnvelope,
-  LocationListEnvelope,
-  LocationListQuery,
-  UpdateLocationBody,
-} from './locations.schema.js';
+import { CreateLocationBody, LocationEnvelope, LocationListEnvelope, LocationListQuery, UpdateLocationBody } from './locations.schema.js';
 import { createLocation, currentLocation, deleteLocation, getLocation, listLocations, updateLocation } from './locations.service.js';
 
 const tags = ['Locations'];

@@ -4,7 +4,13 @@ import { AppError, invalidField, notFound } from '../errors.js';
 import { noteUpdated } from '../events/index.js';
 import { runList } from '../reads/index.js';
 import { isId, iso, lockedCurrent, suppliedColumns } from '../shared/index.js';
-import { type CreateLocationInput, type Location, type LocationListQuery, MAX_LOCATIONS, type UpdateLocationInput } from './locations.schema.js';
+import {
+  type CreateLocationInput,
+  type Location,
+  type LocationListQuery,
+  MAX_LOCATIONS,
+  type UpdateLocationInput,
+} from './locations.schema.js';
 import {
   clearDefaultLocation,
   deleteLocationRow,
@@ -63,7 +69,8 @@ const columnsOf = (input: UpdateLocationInput) =>
 /** The default's own rules: it stays active, and it stops being the default only when another becomes it. */
 function checkDefault(row: Pick<LocationRow, 'is_default'>, input: UpdateLocationInput): void {
   const isDefault = input.isDefault ?? row.is_default;
-  if (isDefault && input.active === false) throw invalidField('active', 'the default location cannot be made inactive: make another the default first');
+  if (isDefault && input.active === false)
+    throw invalidField('active', 'the default location cannot be made inactive: make another the default first');
   if (row.is_default && input.isDefault === false) {
     throw invalidField('isDefault', 'a store always has a default location: make another one the default instead');
   }
@@ -103,7 +110,8 @@ export function deleteLocation(db: Db, storeId: string, id: string): Promise<{ i
   return withTx(db, async (trx) => {
     await lockStoreLocations(trx, storeId);
     const row = await findRow(trx, storeId, id);
-    if (row.is_default) throw invalidField('id', 'is the default location, which cannot be deleted: make another the default first', 'path');
+    if (row.is_default)
+      throw invalidField('id', 'is the default location, which cannot be deleted: make another the default first', 'path');
     if (await locationHoldsStock(trx, storeId, id)) {
       throw new AppError(409, 'LOCATION_NOT_EMPTY', 'The location holds stock: move or set its levels to 0 first (/inventory-levels)', [
         { field: 'id', in: 'path', message: 'has inventory levels above 0' },

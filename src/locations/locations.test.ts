@@ -32,7 +32,13 @@ describe('locations', () => {
     expect(got.headers.etag).toBeTruthy();
     const stale = await t.call(store, 'PATCH', `/locations/${made.id}`, { name: 'Berlin 1' }, { 'if-match': '"nope"' });
     expectError(stale, 412, 'PRECONDITION_FAILED');
-    const patched = await t.call(store, 'PATCH', `/locations/${made.id}`, { name: 'Berlin 1', code: null }, { 'if-match': got.headers.etag as string });
+    const patched = await t.call(
+      store,
+      'PATCH',
+      `/locations/${made.id}`,
+      { name: 'Berlin 1', code: null },
+      { 'if-match': got.headers.etag as string },
+    );
     expect(patched.body.data).toMatchObject({ name: 'Berlin 1', code: null });
     const deleted = await t.call(store, 'DELETE', `/locations/${made.id}`);
     expect(deleted.status).toBe(200);
