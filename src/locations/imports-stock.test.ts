@@ -23,8 +23,18 @@ describe('stock written by imports (CONTRACT §13)', () => {
     expect(levels.map((level: { available: number }) => level.available).sort()).toEqual([4, 6]);
     const mug = (await t.call(store, 'GET', '/products?search=mug')).body.data[0];
     await t.call(store, 'POST', '/inventory-levels/set', { items: [{ productId: mug.id, locationId: shop, available: 1 }] });
-    const second = await importLines(t, store, [{ ...lines[0], totalStock: 9 }, { ...lines[1], variants: [{ attributes: { Size: 'S' }, stock: 7 }] }], 'per-line');
-    expect(second.errors).toEqual([expect.objectContaining({ line: 1, code: 'MULTI_LOCATION_STOCK', details: [expect.objectContaining({ field: 'totalStock' })] })]);
+    const second = await importLines(
+      t,
+      store,
+      [
+        { ...lines[0], totalStock: 9 },
+        { ...lines[1], variants: [{ attributes: { Size: 'S' }, stock: 7 }] },
+      ],
+      'per-line',
+    );
+    expect(second.errors).toEqual([
+      expect.objectContaining({ line: 1, code: 'MULTI_LOCATION_STOCK', details: [expect.objectContaining({ field: 'totalStock' })] }),
+    ]);
     expect((await t.call(store, 'GET', `/products/${mug.id}`)).body.data.totalStock).toBe(5);
     const tee = (await t.call(store, 'GET', '/products?search=tee')).body.data[0];
     expect(tee.variants.find((variant: { attributes: { Size: string } }) => variant.attributes.Size === 'S').stock).toBe(7);
