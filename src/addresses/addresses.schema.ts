@@ -1,5 +1,17 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { CreatedAt, Described, Email, Envelope, Nullable, PathId, RecordId, StringEnum, Text, UpdatedAt } from '../shared/index.js';
+import {
+  CreatedAt,
+  Described,
+  Email,
+  Envelope,
+  Nullable,
+  PathId,
+  PLACE_FIELDS,
+  RecordId,
+  StringEnum,
+  Text,
+  UpdatedAt,
+} from '../shared/index.js';
 
 export const ADDRESS_TYPES = ['Home', 'Work', 'Other'] as const;
 /** A non-paginated list must stay bounded: a customer keeps at most this many addresses. */
@@ -9,14 +21,7 @@ export const MAX_ADDRESSES_PER_CUSTOMER = 250;
 const addressFields = {
   name: Nullable(Described(Text(255), 'a label for the address or the name of the recipient, at most 255 characters; null: none')),
   email: Nullable(Described(Email, 'email address for deliveries, at most 320 characters; null: none')),
-  house: Nullable(Described(Text(1000), 'house number or name, at most 1,000 characters; null: none')),
-  street: Nullable(Described(Text(1000), 'street, at most 1,000 characters; null: none')),
-  landmark: Nullable(Described(Text(1000), 'a landmark near it, at most 1,000 characters; null: none')),
-  city: Nullable(Described(Text(255), 'city, at most 255 characters; null: none')),
-  stateName: Nullable(Described(Text(255), 'state, province or region, at most 255 characters; null: none')),
-  countryName: Nullable(Described(Text(255), 'country, at most 255 characters; null: none')),
-  pincode: Nullable(Described(Text(64), 'postal code, at most 64 characters; null: none')),
-  phone: Nullable(Described(Text(64), 'phone number, at most 64 characters; null: none')),
+  ...PLACE_FIELDS,
   addressType: StringEnum(ADDRESS_TYPES, { description: '`Home`, `Work` or `Other`' }),
   isDefault: Type.Boolean({
     description: "whether it is the customer's default address (one per customer: the first address is; true moves the default here)",

@@ -1,23 +1,12 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ListQuery } from '../reads/index.js';
-import { Body, CreatedAt, Described, Envelope, ListEnvelope, Name, Nullable, RecordId, Text, UpdatedAt } from '../shared/index.js';
+import { Body, CreatedAt, Described, Envelope, ListEnvelope, Name, Nullable, PLACE_FIELDS, RecordId, UpdatedAt } from '../shared/index.js';
 
 /** At most this many locations per store (CONTRACT §13): the 101st is a 400. */
 export const MAX_LOCATIONS = 100;
 
-const addressFields = {
-  house: Nullable(Described(Text(1000), 'house number or name, at most 1,000 characters; null: none')),
-  street: Nullable(Described(Text(1000), 'street, at most 1,000 characters; null: none')),
-  landmark: Nullable(Described(Text(1000), 'a landmark near it, at most 1,000 characters; null: none')),
-  city: Nullable(Described(Text(255), 'city, at most 255 characters; null: none')),
-  stateName: Nullable(Described(Text(255), 'state, province or region, at most 255 characters; null: none')),
-  countryName: Nullable(Described(Text(255), 'country, at most 255 characters; null: none')),
-  pincode: Nullable(Described(Text(64), 'postal code, at most 64 characters; null: none')),
-  phone: Nullable(Described(Text(64), 'phone number, at most 64 characters; null: none')),
-};
-
 /** The address of a location: the fields of an Address that say where a place is; those not given are left out. */
-export const LocationAddress = Type.Partial(Type.Object(addressFields, { additionalProperties: false }), {
+export const LocationAddress = Type.Partial(Type.Object(PLACE_FIELDS, { additionalProperties: false }), {
   title: 'LocationAddress',
   description: 'where the location is: the place fields of an Address (house, street, city, …)',
 });

@@ -64,6 +64,7 @@ export { type Handling, type JsonSchema, shapeDetails } from './input-shape.js';
 export { forbiddenKeyMessageOf, forbiddenKeyProblem, MAX_TEXT_DETAILS, textDetails } from './input-text.js';
 export { jsonNestsDeeperThan, MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
 export { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
+export { PLACE_FIELDS } from './place.schema.js';
 export { type PurgeJob, purgeOnce, startPurgeLoop } from './purge-loop.js';
 export { assertReference, deleteRecord, lockedCurrent, lockRecord, missingReferences, recordExists } from './references.js';
 export { ALL_SCOPES, hasScope } from './scopes.js';
