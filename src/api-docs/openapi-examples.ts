@@ -140,7 +140,9 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     id: '65e2f0a1c3b4d5e6f7a8ba01',
     customOrderId: '#1001',
     userId: '65e2f0a1c3b4d5e6f7a8b9f0',
-    cartItems: [{ productId: PRODUCT_ID, title: 'Organic cotton T-shirt (M / Black)', price: 24.9, quantity: 2, sku: 'TEE-BM' }],
+    cartItems: [
+      { productId: PRODUCT_ID, title: 'Organic cotton T-shirt (M / Black)', price: 24.9, quantity: 2, sku: 'TEE-BM', locationId: null },
+    ],
     shippingAddress: address,
     billingAddress: address,
     contactEmail: 'ada@example.com',

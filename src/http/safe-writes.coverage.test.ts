@@ -29,12 +29,25 @@ const CREATE_BODIES: Record<string, object> = {
   '/attributes': { name: 'Coverage' },
   '/collections': { title: 'Coverage' },
   '/customers': { userName: 'coverage', password: '12345678' },
+  '/locations': { name: 'Coverage' },
   '/orders': order,
   '/products': { title: 'Coverage' },
   '/webhooks': { url: 'https://hooks.example.test/coverage', events: ['*'] },
   // A replay needs a range (400 otherwise, which records nothing); to a missing webhook it is a recorded 404.
   '/webhooks/{id}/replay': { since: '2026-01-01T00:00:00.000Z' },
 };
+
+/** Writes whose valid body names records of the store: made for it (a level names a product and a location). */
+const MADE_BODIES: Record<string, (store: TestStore) => Promise<object>> = {
+  '/inventory-levels/set': async (store) => ({ items: [{ ...(await levelOf(store)), available: 1 }] }),
+  '/inventory-levels/adjust': async (store) => ({ items: [{ ...(await levelOf(store)), delta: 1 }] }),
+};
+
+async function levelOf(store: TestStore) {
+  const product = (await t.call(store, 'POST', '/products', { title: `Level ${newId()}` })).body.data;
+  const location = (await t.call(store, 'GET', '/locations')).body.data[0];
+  return { productId: product.id, locationId: location.id };
+}
 
 /** Writes whose body is not JSON: the URL they need (with its query), the body and its content type. */
 const RAW_WRITES: Record<string, { url: string; body: string; contentType: string }> = {
@@ -77,7 +90,8 @@ describe('every write takes part in idempotency', () => {
     for (const write of writes) {
       const raw = RAW_WRITES[write.path];
       const url = raw?.url ?? write.path.replace(/\{\w+\}/g, () => newId());
-      const body = raw?.body ?? (write.method === 'DELETE' ? undefined : (CREATE_BODIES[write.path] ?? {}));
+      const made = MADE_BODIES[write.path];
+      const body = raw?.body ?? (write.method === 'DELETE' ? undefined : made ? await made(store) : (CREATE_BODIES[write.path] ?? {}));
       const headers = { 'idempotency-key': `coverage-${newId()}`, ...(raw ? { 'content-type': raw.contentType } : {}) };
       const first = await t.call(store, write.method, url, body, headers);
       const again = await t.call(store, write.method, url, body, headers);

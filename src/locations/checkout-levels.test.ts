@@ -36,6 +36,14 @@ describe('checkout stock per location (CONTRACT §9.6, §13)', () => {
     expect((await t.call(store, 'POST', '/orders', order(mug.id, 2, shop))).status).toBe(201);
     expect((await t.call(store, 'POST', '/orders', order(mug.id, 1))).status).toBe(201);
     expect(await levelsOf(store, mug.id)).toEqual({ [home]: 4, [shop]: 1 });
+    const events = (await t.call(store, 'GET', '/events?types=inventory.updated&limit=250')).body.data;
+    expect(
+      events.map((event: { data: { locationId: string; available: number } }) => [event.data.locationId, event.data.available]),
+    ).toEqual([
+      [shop, 3],
+      [shop, 1],
+      [home, 4],
+    ]);
     expect((await t.call(store, 'GET', `/products/${mug.id}`)).body.data.totalStock).toBe(5);
     const short = expectError(await t.call(store, 'POST', '/orders', order(mug.id, 2, shop)), 409, 'INSUFFICIENT_STOCK');
     expect(short.details[0].field).toBe('cartItems[0].quantity');

@@ -182,6 +182,7 @@ describe('orders import: events', () => {
     const { events } = await lineEvents(t, store, importOrderLine, line);
     expect(events.map((event) => [event.type, event.data.id])).toEqual([
       ['order.created', expect.any(String)],
+      ['inventory.updated', expect.stringMatching(new RegExp(`^${variant.id}`))],
       ['product.updated', product.id],
     ]);
     expect((await t.call(store, 'GET', `/products/${product.id}/variants`)).body.data[0].stock).toBe(3);
