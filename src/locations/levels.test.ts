@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { settled } from '../../test/support/feed.fixtures.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -188,6 +189,8 @@ describe('inventory levels', () => {
     const again = await t.call(store, 'POST', '/inventory-levels/adjust', body, key);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
+    // On PostgreSQL the feed shows a commit once the transactions open before it have ended (other files' too).
+    await settled(t);
     const events = await t.call(store, 'GET', '/events?types=inventory.updated,product.updated&limit=250');
     expect(events.status, JSON.stringify(events.body)).toBe(200);
     expect(events.body.data.map((event: { type: string }) => event.type).sort()).toEqual(['inventory.updated', 'product.updated']);
