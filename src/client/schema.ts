@@ -2202,7 +2202,8 @@ export interface components {
          *           "title": "Organic cotton T-shirt (M / Black)",
          *           "price": 24.9,
          *           "quantity": 2,
-         *           "sku": "TEE-BM"
+         *           "sku": "TEE-BM",
+         *           "locationId": null
          *         }
          *       ],
          *       "shippingAddress": {
