@@ -2666,7 +2666,7 @@ export interface components {
             title: string;
             /** @description number of reviews (0 when none); read-only */
             totalReviews: number;
-            /** @description the product's stock (a simple product's, taken by decrement checkouts) */
+            /** @description the product's stock (a simple product's: the sum of its inventory levels over the active locations, taken by decrement checkouts; writing it sets the default location's level) */
             totalStock: number | null;
             /**
              * Format: date-time
@@ -3066,7 +3066,7 @@ export interface components {
             salePrice: number | null;
             /** @description stock keeping unit, unique per store; null: none */
             sku: string | null;
-            /** @description units in stock (0 or more; 0 when never set) */
+            /** @description units in stock: the sum of its inventory levels over the active locations (0 when never set; below 0 only after an adjust with allowNegative); writing it sets the default location's level (docs/locations.md) */
             stock: number;
             /**
              * Format: date-time

@@ -67,7 +67,10 @@ export const Variant = Type.Object(
     productId: Type.String({ description: 'the identifier of the product the variant belongs to; read-only' }),
     salePrice: Nullable(Type.Number({ description: 'compare-at price (the strike-through price), in major units; null: none' })),
     sku: Nullable(Type.String({ description: 'stock keeping unit, unique per store; null: none' })),
-    stock: Type.Integer({ description: 'units in stock (0 or more; 0 when never set)' }),
+    stock: Type.Integer({
+      description:
+        "units in stock: the sum of its inventory levels over the active locations (0 when never set; below 0 only after an adjust with allowNegative); writing it sets the default location's level (docs/locations.md)",
+    }),
     updatedAt: UpdatedAt,
     weightGrams: Nullable(Type.Number({ description: 'shipping weight in grams (fractions allowed); null: none' })),
   },
@@ -109,7 +112,12 @@ export const Product = Type.Object(
     tags: Type.Array(Type.String(), { description: 'free labels, unique case-insensitively; [] when none' }),
     title: Type.String({ description: 'the product name (1 to 255 characters, not blank)' }),
     totalReviews: Type.Integer({ description: 'number of reviews (0 when none); read-only' }),
-    totalStock: Nullable(Type.Integer({ description: "the product's stock (a simple product's, taken by decrement checkouts)" })),
+    totalStock: Nullable(
+      Type.Integer({
+        description:
+          "the product's stock (a simple product's: the sum of its inventory levels over the active locations, taken by decrement checkouts; writing it sets the default location's level)",
+      }),
+    ),
     updatedAt: UpdatedAt,
     variants: Type.Array(Variant, { description: 'the variants the options generate, in their order; [] for a simple product' }),
     vendor: Nullable(Type.String({ description: 'the maker or brand (at most 255 characters); null: none' })),
