@@ -3,15 +3,19 @@ import { type Customer, getCustomerTextsByIds } from '../customers/index.js';
 import type { Db } from '../db/index.js';
 import { getOrdersByIds, type Order } from '../orders/index.js';
 import {
+  type CsvCell,
   type CustomerWithAddress,
+  csvRows,
+  exportQuoting,
   ShopifyProductWriter,
+  type SpreadsheetQuoting,
   shopifyCustomerColumns,
   shopifyCustomerRow,
   shopifyOrderColumns,
   shopifyOrderRows,
 } from '../platforms/index.js';
 import { getProductTextsByIds, type Product } from '../products/index.js';
-import { csvRows } from './csv-rows.js';
+
 import { customFieldKeys } from './exports.sql.js';
 import type { ExportReader } from './snapshot.js';
 import type { ExportPlan } from './stream.js';
@@ -20,8 +24,9 @@ import type { ExportPlan } from './stream.js';
  * `GET /exports/{resource}?format=shopify`: the records as another platform's CSV instead of NDJSON. The
  * layouts are src/platforms' (the same tables its imports read); this file gives each its reads: the
  * customFields keys the header row needs (columns are known before the first record), the records of a
- * chunk as a row is made from them, and the rows of a record. Rows are written by csv-stringify (RFC 4180:
- * a cell with a comma, a quote or a line break is quoted).
+ * chunk as a row is made from them, and the rows of a record. Rows are written by csvRows (src/platforms/csv-rows.ts: RFC 4180,
+ * and a text cell a spreadsheet would run as a formula written with a leading apostrophe, as the layout's
+ * import reads it back: src/platforms/spreadsheet-quote.ts).
  */
 
 export const CSV_EXPORT_FORMATS = ['shopify'] as const;
@@ -31,8 +36,8 @@ export const CSV = 'text/csv';
 /** An export's writer: its header row, from the customFields keys the store's records use, and each record's rows. */
 export interface CsvWriter {
   columns: readonly string[];
-  /** a record's rows, cells in the order of `columns` */
-  rows(record: object): string[][];
+  /** a record's rows, cells in the order of `columns` (numbers for number columns) */
+  rows(record: object): CsvCell[][];
 }
 
 export interface CsvExport {
@@ -40,6 +45,8 @@ export interface CsvExport {
   open(db: Db, storeId: string): Promise<CsvWriter>;
   /** the chunk's records in id order, as the writer takes them */
   read(db: Db, storeId: string, ids: string[]): Promise<object[]>;
+  /** how the layout's import reads a quoted cell back: what the export writes */
+  quoting: SpreadsheetQuoting;
 }
 
 const keysOf = async (db: Db, storeId: string, tables: ('products' | 'variants' | 'customers' | 'orders')[]) =>
@@ -61,6 +68,7 @@ const SHOPIFY: Record<string, CsvExport> = {
       return { columns: writer.columns, rows: (record) => writer.rows(record as Product) };
     },
     read: async (db, storeId, ids) => parsed<Product>(await getProductTextsByIds(db, storeId, ids)),
+    quoting: exportQuoting('shopify', 'products'),
   },
   customers: {
     open: async (db, storeId) => {
@@ -68,6 +76,7 @@ const SHOPIFY: Record<string, CsvExport> = {
       return { columns, rows: (record) => [shopifyCustomerRow(record as CustomerWithAddress, columns)] };
     },
     read: customersWithAddresses,
+    quoting: exportQuoting('shopify', 'customers'),
   },
   orders: {
     open: async (db, storeId) => {
@@ -75,6 +84,7 @@ const SHOPIFY: Record<string, CsvExport> = {
       return { columns, rows: (record) => shopifyOrderRows(record as Order, columns) };
     },
     read: getOrdersByIds,
+    quoting: exportQuoting('shopify', 'orders'),
   },
 };
 
@@ -89,7 +99,11 @@ export const csvExportOf = (resource: string, format: CsvExportFormat = 'shopify
 export async function csvBody(csv: CsvExport, reader: ExportReader, storeId: string): Promise<Pick<ExportPlan, 'head' | 'text'>> {
   const writer = await reader.read((db) => csv.open(db, storeId));
   return {
-    head: csvRows([writer.columns]),
-    text: async (db, storeId, ids) => csvRows((await csv.read(db, storeId, ids)).flatMap((record) => writer.rows(record))),
+    head: csvRows([writer.columns], csv.quoting),
+    text: async (db, storeId, ids) =>
+      csvRows(
+        (await csv.read(db, storeId, ids)).flatMap((record) => writer.rows(record)),
+        csv.quoting,
+      ),
   };
 }

@@ -1,6 +1,6 @@
 import { type AppError, validationError } from '../errors.js';
 import { JobFailure } from '../jobs/index.js';
-import { CsvHeader, layoutNamed } from '../platforms/index.js';
+import { layoutNamed, openLayout } from '../platforms/index.js';
 import { type CsvParams, csvRecordReader, type ParsedRecord } from './csv.js';
 import { cellDecoder, unreadableCell, unreadableMessage } from './csv-encoding.js';
 import { MAX_SOURCE_BYTES } from './failed-rows.js';
@@ -11,7 +11,7 @@ import type { CsvLine } from './lines.js';
  * (0, or just past the last record of a committed batch's last line), `firstRecord` the number of the
  * record before it (1, the header row, at the start). The header and delimiter come from the job's params,
  * so a resumed job never reads the file's start again. Yields the layout's import lines with the byte
- * offset just past each one's last record, and its records' cells as the file has them (a failed line's
+ * offset just past each one's last record, and its records' cells as the layout reads them (a failed line's
  * source, kept for "Download failed rows"). One group of records (a product's rows) is held at a time.
  * A layout whose reader keeps state across lines (`replaysOnResume`) is read from the start again: the
  * lines up to `skipThrough` (the resume point's record) go through the reader and are not yielded.
@@ -26,7 +26,7 @@ export async function* readCsvLines(
 ): AsyncGenerator<CsvLine> {
   const layout = layoutNamed(params.layout);
   if (!layout) throw new JobFailure(`the CSV layout ${params.layout} is not known to this version`);
-  const reader = layout.open(new CsvHeader(params.header));
+  const { reader, record: layoutRecord } = openLayout(layout, params.header);
   const encoding = params.encoding ?? 'utf-8';
   const parsedRecords = csvRecordReader(params.delimiter, start === 0, maxRecordBytes, encoding);
   const decode = cellDecoder(encoding);
@@ -71,9 +71,11 @@ export async function* readCsvLines(
     ends.end = start + parsed.bytes;
     ends.record = record;
     const decoded = parsed.record.map(decode);
-    cells.add(record, decoded);
+    // the cells as the layout reads them (without a spreadsheet's apostrophe): a failed row is written back from them
+    const read = layoutRecord(record, decoded);
+    cells.add(record, read.cells);
     unreadable.add(record, decoded, encoding);
-    yield* made(reader.push({ line: record, cells: decoded }));
+    yield* made(reader.push(read));
   }
   try {
     // the records of each chunk are read synchronously (no promise per record): a file of 10 M empty rows

@@ -2,7 +2,7 @@ import { type Options, Parser } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 import { AppError, validationError } from '../errors.js';
 import type { ImportEncoding } from '../jobs/index.js';
-import { type CsvFormat, CsvHeader, type CsvLayout, type LayoutReader, recogniseLayout } from '../platforms/index.js';
+import { type CsvFormat, CsvHeader, type CsvLayout, type LayoutFile, openLayout, recogniseLayout } from '../platforms/index.js';
 import { cellDecoder, parserEncodingOf, utf8Check } from './csv-encoding.js';
 
 /**
@@ -204,7 +204,7 @@ export function csvInspector(resource: string, format: CsvFormat | undefined, ma
   let records: CsvRecordReader | null = null;
   let delimiter: CsvDelimiter = ',';
   let params: CsvParams | null = null;
-  let reader: LayoutReader | null = null;
+  let file: LayoutFile | null = null;
   let lines = 0;
   let count = 0;
   const readAs = charset ?? 'utf-8';
@@ -218,10 +218,10 @@ export function csvInspector(resource: string, format: CsvFormat | undefined, ma
       const layout = layoutOf(names, resource, format);
       params = { layout: layout.name, delimiter, header: names };
       prefix.headerEnd = parsed.bytes;
-      reader = layout.open(new CsvHeader(names));
+      file = openLayout(layout, names);
       return;
     }
-    lines += reader?.push({ line: count, cells: parsed.record.map(decode) }).length ?? 0;
+    lines += file?.reader.push(file.record(count, parsed.record.map(decode))).length ?? 0;
   };
   const read = (parsed: Iterable<ParsedRecord>) => {
     try {
@@ -252,7 +252,7 @@ export function csvInspector(resource: string, format: CsvFormat | undefined, ma
     finish(): { lines: number; csv: CsvParams } {
       read((records ?? open()).end());
       if (!params) throw validationError([{ field: 'body', in: 'body', message: 'the file has no header row' }], 'The CSV file is empty');
-      lines += (reader as LayoutReader | null)?.end().length ?? 0;
+      lines += (file as LayoutFile | null)?.reader.end().length ?? 0;
       const encoding = charset ?? (utf8?.end() ? 'utf-8' : 'windows-1252');
       const csv: CsvParams = { ...(params as CsvParams), encoding };
       if (encoding !== readAs) {

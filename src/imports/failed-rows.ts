@@ -1,7 +1,7 @@
-import { stringify } from 'csv-stringify/sync';
 import type { Db } from '../db/index.js';
 import { invalidField } from '../errors.js';
 import { getJob, selectErrorSources } from '../jobs/index.js';
+import { csvRows, FORMULA_QUOTING, layoutHeader, layoutNamed, quotingOfLayout } from '../platforms/index.js';
 import { type CsvParams, ERROR_COLUMN } from './csv.js';
 import { type FileLine, isCsvLine } from './lines.js';
 
@@ -9,8 +9,10 @@ import { type FileLine, isCsvLine } from './lines.js';
  * "Download failed rows" (GET /jobs/{id}/failed-rows, the console's Imports screen): the lines of an import's
  * file that failed, as the file had them, read from their error rows (the upload itself is gone once the job
  * ends). A CSV job gives a CSV: the file's header row plus an `Error` column, then each failed line's records
- * with their cells as they were and the error in the `Error` cell of the record it names; fixed, it imports as
- * it is (the import drops a last `Error` column, csv.ts). An NDJSON job gives the failed lines, unchanged.
+ * with their cells as the layout read them and the error in the `Error` cell of the record it names, written
+ * as the export writes cells (text a spreadsheet would run gets its apostrophe back: src/platforms/spreadsheet-quote.ts);
+ * fixed, it imports as it is (the import drops a last `Error` column, csv.ts). An NDJSON job gives the failed
+ * lines, unchanged.
  */
 
 /** A failed line's source kept with its error row is at most this large (its JSON): 1,000 rows stay ≤ 64 MB. */
@@ -48,7 +50,7 @@ export async function failedRows(db: Db, storeId: string, scopes: readonly strin
   const csv = job.params.csv as CsvParams | undefined;
   const rows = errorRows(db, storeId, jobId);
   if (!csv) return { contentType: 'application/x-ndjson', filename: `${jobId}-failed-rows.ndjson`, chunks: ndjsonText(rows) };
-  return { contentType: 'text/csv', filename: `${jobId}-failed-rows.csv`, chunks: csvText(csv.header, rows) };
+  return { contentType: 'text/csv', filename: `${jobId}-failed-rows.csv`, chunks: csvText(csv, rows) };
 }
 
 async function* errorRows(db: Db, storeId: string, jobId: string): AsyncGenerator<ErrorRow> {
@@ -64,8 +66,11 @@ async function* ndjsonText(rows: AsyncIterable<ErrorRow>): AsyncGenerator<string
   for await (const row of rows) if (typeof row.source === 'string') yield `${row.source}\n`;
 }
 
-async function* csvText(header: readonly string[], rows: AsyncIterable<ErrorRow>): AsyncGenerator<string> {
-  yield stringify([[...header, ERROR_COLUMN]]);
+async function* csvText(csv: CsvParams, rows: AsyncIterable<ErrorRow>): AsyncGenerator<string> {
+  const layout = layoutNamed(csv.layout);
+  const quoting = layout ? quotingOfLayout(layout) : FORMULA_QUOTING;
+  const header = layout ? layoutHeader(layout, csv.header).names : csv.header;
+  yield csvRows([[...header, ERROR_COLUMN]], quoting);
   for await (const row of rows) {
     const source = row.source as CsvSource | string;
     if (typeof source === 'string') continue;
@@ -76,7 +81,7 @@ async function* csvText(header: readonly string[], rows: AsyncIterable<ErrorRow>
       ...header.map((_, column) => cells[column] ?? ''),
       index === named ? errorText(row) : '',
     ]);
-    yield stringify(records);
+    yield csvRows(records, quoting);
   }
 }
 

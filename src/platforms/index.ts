@@ -1,5 +1,18 @@
 /** The public surface of src/platforms: other platforms' CSV layouts (README.md). */
-export { CSV_LAYOUTS, csvResources, layoutNamed, type Recognised, recogniseLayout } from './layouts.js';
+
+export { type CsvCell, csvRows } from './csv-rows.js';
+export {
+  CSV_LAYOUTS,
+  csvResources,
+  exportQuoting,
+  type LayoutFile,
+  layoutHeader,
+  layoutNamed,
+  openLayout,
+  quotingOfLayout,
+  type Recognised,
+  recogniseLayout,
+} from './layouts.js';
 export { booleanCell, emptyRecord, groupingReader, LineBuilder, listCell, missingOf, numberCell } from './lines.js';
 export { type CustomerWithAddress, shopifyCustomerColumns, shopifyCustomerRow } from './shopify/customers-export.js';
 export { shopifyOrderColumns, shopifyOrderRows } from './shopify/orders-export.js';
@@ -14,6 +27,7 @@ export {
   unlistedColumnLevel,
 } from './shopify/product-columns.js';
 export { ShopifyProductWriter, shopifyProductColumns } from './shopify/products-export.js';
+export { FORMULA_QUOTING, NUMBER_QUOTING, type SpreadsheetQuoting } from './spreadsheet-quote.js';
 export {
   type CellSource,
   CSV_FORMATS,

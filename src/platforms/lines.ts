@@ -156,13 +156,6 @@ export function groupingReader(
   };
 }
 
-/**
- * A cell as Shopify's customer and order exports write it for spreadsheets: numbers that must stay text (an
- * id, a phone number, a zip code with a leading zero: `'02928`, `'+16135550101`) are prefixed with an
- * apostrophe. The apostrophe is not part of the value.
- */
-export const withoutSpreadsheetQuote = (cell: string) => (/^'[+\d(]/.test(cell) ? cell.slice(1) : cell);
-
 /** Whether every cell of a record is empty (a record of commas only: skipped by the layouts). */
 export const emptyRecord = (record: CsvRecord) => record.cells.every((cell) => cell.trim() === '');
 

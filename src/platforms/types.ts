@@ -1,4 +1,5 @@
 import type { AppError } from '../errors.js';
+import type { SpreadsheetQuoting } from './spreadsheet-quote.js';
 
 /**
  * The interface of a platform's CSV layout (src/platforms/README.md). A layout recognises a header row and
@@ -80,6 +81,11 @@ export interface CsvLayout {
    * unapplied
    */
   replaysOnResume?: boolean;
+  /**
+   * the apostrophe its files put before a cell a spreadsheet must read as text (spreadsheet-quote.ts);
+   * default: before formula characters only
+   */
+  quoting?: SpreadsheetQuoting;
 }
 
 const normal = (name: string) => name.trim().toLowerCase();

@@ -31,11 +31,12 @@ function fieldValue({ customer, address }: CustomerWithAddress, target: Customer
 }
 
 /** The customer's row, cells in the order of `columns` (shopifyCustomerColumns). */
-export function shopifyCustomerRow(record: CustomerWithAddress, columns: readonly string[]): string[] {
+export function shopifyCustomerRow(record: CustomerWithAddress, columns: readonly string[]): (string | number)[] {
   const custom = customFieldsByColumn(record.customer.customFields);
   return columns.map((column) => {
     const target = FIELD_OF_COLUMN.get(column.toLowerCase());
     const value = target ? fieldValue(record, target) : custom.get(column.toLowerCase());
-    return value === null || value === undefined ? '' : String(value);
+    // a number (a customFields value) is written as a number, never quoted for spreadsheets
+    return value === null || value === undefined ? '' : typeof value === 'number' ? value : String(value);
   });
 }

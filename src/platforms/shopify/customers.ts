@@ -1,4 +1,5 @@
-import { emptyRecord, LineBuilder, missingOf, putKey, withoutSpreadsheetQuote } from '../lines.js';
+import { emptyRecord, LineBuilder, missingOf, putKey } from '../lines.js';
+import { NUMBER_QUOTING } from '../spreadsheet-quote.js';
 import type { CsvHeader, CsvLayout, CsvRecord, LayoutLine } from '../types.js';
 import { type CustomerTarget, SHOPIFY_CUSTOMER_FIELDS, SHOPIFY_CUSTOMER_REQUIRED } from './customers-columns.js';
 
@@ -36,7 +37,7 @@ function resolve(header: CsvHeader): CustomerFile {
   return { fields, custom };
 }
 
-const cellAt = (record: CsvRecord, index: number) => withoutSpreadsheetQuote((record.cells[index] ?? '').trim());
+const cellAt = (record: CsvRecord, index: number) => (record.cells[index] ?? '').trim();
 
 function buildCustomer(file: CustomerFile, record: CsvRecord): LayoutLine {
   const line = new LineBuilder(record);
@@ -70,6 +71,8 @@ function buildCustomer(file: CustomerFile, record: CsvRecord): LayoutLine {
 
 export const shopifyCustomers: CsvLayout = {
   name: 'shopify-customers',
+  // Shopify's export puts an apostrophe before zips, phones and ids too (src/platforms/spreadsheet-quote.ts)
+  quoting: NUMBER_QUOTING,
   format: 'shopify',
   resource: 'customers',
   missingColumns: (header) => missingOf(header, SHOPIFY_CUSTOMER_REQUIRED),

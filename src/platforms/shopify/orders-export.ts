@@ -22,9 +22,11 @@ export function shopifyOrderColumns(customFieldKeys: Iterable<string>): string[]
   return [...SHOPIFY_ORDER_EXPORT_COLUMNS, ...extraColumns(named, SHOPIFY_ORDER_EXPORT_COLUMNS)];
 }
 
-type Cells = Map<string, string>;
+/** A row's cells by column (lower case); a number column's cell a number (never quoted for spreadsheets). */
+type Cells = Map<string, string | number>;
 const put = (cells: Cells, column: string, value: unknown) => {
-  if (value !== null && value !== undefined && value !== '') cells.set(column.toLowerCase(), String(value));
+  if (value !== null && value !== undefined && value !== '')
+    cells.set(column.toLowerCase(), typeof value === 'number' ? value : String(value));
 };
 
 function orderCells(order: Order, cells: Cells): void {
@@ -43,7 +45,7 @@ function orderCells(order: Order, cells: Cells): void {
 }
 
 /** The order's rows, cells in the order of `columns` (shopifyOrderColumns). */
-export function shopifyOrderRows(order: Order, columns: readonly string[]): string[][] {
+export function shopifyOrderRows(order: Order, columns: readonly string[]): (string | number)[][] {
   const rows: Cells[] = order.cartItems.map(() => new Map());
   const row = (n: number) => {
     while (rows.length < n) rows.push(new Map());

@@ -1,6 +1,7 @@
 import { validationError } from '../../errors.js';
 import { MAX_CART_ITEMS } from '../../orders/index.js';
-import { groupingReader, LineBuilder, missingOf, numberCell, putKey, withoutSpreadsheetQuote } from '../lines.js';
+import { groupingReader, LineBuilder, missingOf, numberCell, putKey } from '../lines.js';
+import { NUMBER_QUOTING } from '../spreadsheet-quote.js';
 import type { CsvHeader, CsvLayout, CsvRecord, LayoutLine } from '../types.js';
 import {
   ADDRESS_FIELDS,
@@ -68,9 +69,8 @@ function resolve(header: CsvHeader): OrderFile {
   return { name: order.find((field) => field.target === 'customOrderId'), order, items, addresses, custom };
 }
 
-/** A cell, trimmed, without the apostrophe Shopify's export puts before zips, phones and ids (as for customers). */
-const cellAt = (record: CsvRecord, column: Column | undefined) =>
-  column ? withoutSpreadsheetQuote((record.cells[column.index] ?? '').trim()) : '';
+/** A cell, trimmed (the apostrophe Shopify's export puts before zips, phones and ids is gone already: `quoting`). */
+const cellAt = (record: CsvRecord, column: Column | undefined) => (column ? (record.cells[column.index] ?? '').trim() : '');
 
 function orderFields(file: OrderFile, line: LineBuilder, first: CsvRecord): void {
   for (const field of file.order) {
@@ -172,6 +172,8 @@ function buildOrder(file: OrderFile, records: readonly CsvRecord[]): LayoutLine 
 
 export const shopifyOrders: CsvLayout = {
   name: 'shopify-orders',
+  // Shopify's export puts an apostrophe before zips, phones and ids too (src/platforms/spreadsheet-quote.ts)
+  quoting: NUMBER_QUOTING,
   format: 'shopify',
   resource: 'orders',
   missingColumns: (header) => missingOf(header, SHOPIFY_ORDER_REQUIRED),

@@ -88,10 +88,10 @@ export function shopifyProductColumns(customFieldKeys: Iterable<string>): string
 }
 
 type Value = string | number | boolean | null | undefined;
-/** A row being built: its cells in column order, '' where nothing was written. */
-type Row = string[];
+/** A row being built: its cells in column order, '' where nothing was written; a number column's cell a number. */
+type Row = (string | number)[];
 const put = (row: Row, at: number, value: Value) => {
-  if (value !== null && value !== undefined && value !== '') row[at] = String(value);
+  if (value !== null && value !== undefined && value !== '') row[at] = typeof value === 'number' ? value : String(value);
 };
 
 const kept = (fields: CustomFields, column: string): string | undefined => {
@@ -151,7 +151,7 @@ export class ShopifyProductWriter {
   rows(product: Product): Row[] {
     const rows: Row[] = [];
     const row = (n: number) => {
-      while (rows.length <= n) rows.push(new Array<string>(this.columns.length).fill(''));
+      while (rows.length <= n) rows.push(new Array<string | number>(this.columns.length).fill(''));
       return rows[n];
     };
     this.productCells(product, row(0));
