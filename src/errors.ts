@@ -158,7 +158,7 @@ export function fromDatabaseError(error: PgLikeError & Error): AppError | null {
   return null;
 }
 
-interface AjvLikeError {
+export interface AjvLikeError {
   instancePath: string;
   keyword: string;
   message?: string;

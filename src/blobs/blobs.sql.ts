@@ -18,7 +18,22 @@ export async function insertChunk(db: Db, key: string, seq: number, data: Uint8A
 }
 
 export async function finishBlob(db: Db, key: string, size: number): Promise<void> {
-  await db.updateTable('blobs').set({ size }).where('key', '=', key).execute();
+  await db.updateTable('blobs').set({ size, finished_at: new Date() }).where('key', '=', key).execute();
+}
+
+/** A page of the keys under `prefix` of blobs finished before `before`, in key order after `after`. */
+export async function selectFinishedBlobKeys(db: Db, prefix: string, before: Date, after: string, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('blobs')
+    .select('key')
+    .where('key', '>', after)
+    .where('key', 'like', `${prefix}%`)
+    .where('size', 'is not', null)
+    .where((eb) => eb(eb.fn.coalesce('finished_at', 'created_at'), '<', before))
+    .orderBy('key')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.key);
 }
 
 /** The size of a finished blob; null when it is unknown or still being written. */

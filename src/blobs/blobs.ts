@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.js';
-import { deleteBlobRow, finishBlob, insertBlob, insertChunk, selectBlobSize, selectChunk } from './blobs.sql.js';
+import { deleteBlobRow, finishBlob, insertBlob, insertChunk, selectBlobSize, selectChunk, selectFinishedBlobKeys } from './blobs.sql.js';
 
 /**
  * Bytes in the database, in chunks of CHUNK_BYTES (the last one shorter), so that any process on any
@@ -88,3 +88,15 @@ export async function* readBlob(db: Db, key: string, start = 0): AsyncGenerator<
 }
 
 export const deleteBlob = (db: Db, key: string) => deleteBlobRow(db, key);
+
+const PAGE = 500;
+
+/** The keys under `prefix` of the blobs finished before `before` (a page at a time: none is held but a page). */
+export async function* finishedBlobKeys(db: Db, prefix: string, before: Date): AsyncGenerator<string> {
+  for (let after = ''; ; ) {
+    const page = await selectFinishedBlobKeys(db, prefix, before, after, PAGE);
+    yield* page;
+    if (page.length < PAGE) return;
+    after = page[page.length - 1];
+  }
+}

@@ -105,6 +105,7 @@ export interface BlobChunks {
 
 export interface Blobs {
   created_at: Generated<Timestamp>;
+  finished_at: Timestamp | null;
   key: string;
   size: Int8 | null;
 }

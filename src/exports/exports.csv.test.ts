@@ -246,7 +246,8 @@ describe('GET /exports/customers?format=shopify and /exports/orders?format=shopi
         'First Name': 'Ada',
         'Last Name': 'Example',
         Email: 'ada@example.com',
-        Phone: '+16135550100',
+        // text beginning with + is written with a leading apostrophe (spreadsheet safety; Shopify writes phones so too)
+        Phone: "'+16135550100",
         'Default Address Company': 'Example Works, Ltd',
         'Default Address Address1': '1 Main St',
         'Default Address Address2': 'Unit 2',

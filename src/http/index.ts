@@ -4,7 +4,7 @@ export type { App, AppContext, Auth, Revocations } from './context.js';
 export { sendStoredList, sendStoredRecord } from './etag.js';
 export { frameworkErrors } from './framework-errors.js';
 export { registerHealthRoutes } from './health.js';
-export { announceHandling, guardInput, handlingOf } from './input-guard.js';
+export { announceHandling, guardInput, guardRequestLine, handlingOf } from './input-guard.js';
 export { parseJsonBodies } from './json-depth.js';
 export { loggerOptions } from './logging.js';
 export { assertAccessDeclared, createRouteMirror } from './routing.js';

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX } from '../api-docs/index.js';
+import { type AjvLikeError, type ErrorDetail, fromValidation } from '../errors.js';
 import { type Handling, inputError, type JsonSchema, shapeDetails, textDetails } from '../shared/index.js';
 
 /**
@@ -55,22 +56,40 @@ export function representationOf(schema: RouteSchema): JsonSchema | undefined {
   return representations.get(schema) ?? undefined;
 }
 
+/** What these checks find wrong in the text of the headers, path and query. */
+const requestLineText = (request: FastifyRequest): ErrorDetail[] => [
+  ...textDetails(request.headers, 'header', 'headers'),
+  ...textDetails(request.params, 'path', 'path'),
+  ...textDetails(request.query, 'query', 'query'),
+];
+
+/** The query's names the operation does not know. Operations of the API only: a media URL or the docs page may carry a cache-buster. */
+function queryShape(request: FastifyRequest): ErrorDetail[] {
+  if (!request.routeOptions.url?.startsWith(API_PREFIX)) return [];
+  const schema = (request.routeOptions.schema ?? {}) as RouteSchema;
+  return shapeDetails(schema.querystring ?? NO_PARAMETERS, request.query, 'query', { handling: handlingOf(request) });
+}
+
 /** preValidation: throws one 400 VALIDATION_ERROR naming every field these checks find wrong. */
 export async function guardInput(request: FastifyRequest): Promise<void> {
   const handling = handlingOf(request);
   const schema = (request.routeOptions.schema ?? {}) as RouteSchema;
-  const details = [
-    ...textDetails(request.headers, 'header', 'headers'),
-    ...textDetails(request.params, 'path', 'path'),
-    ...textDetails(request.query, 'query', 'query'),
-    ...textDetails(request.body, 'body', 'body'),
-  ];
+  const details = [...requestLineText(request), ...textDetails(request.body, 'body', 'body')];
   if (schema.body && request.body !== undefined) {
     details.push(...shapeDetails(schema.body, request.body, 'body', { handling, representation: representationOf(schema) }));
   }
-  // Operations of the API only: a media URL or the docs page may carry a cache-buster.
-  if (request.routeOptions.url?.startsWith(API_PREFIX)) {
-    details.push(...shapeDetails(schema.querystring ?? NO_PARAMETERS, request.query, 'query', { handling }));
-  }
+  details.push(...queryShape(request));
   if (details.length > 0) throw inputError(details);
+}
+
+/**
+ * The same checks of everything but the body, and the route's query schema, for a route that must refuse a
+ * request before it reads a byte of its body (POST /imports: a body of up to 1 GiB is streamed to storage
+ * as it arrives). Call it from a preParsing hook; the checks run again after parsing, and pass again.
+ */
+export function guardRequestLine(request: FastifyRequest): void {
+  const details = [...requestLineText(request), ...queryShape(request)];
+  if (details.length > 0) throw inputError(details);
+  const validate = request.routeOptions.schema?.querystring ? request.getValidationFunction('querystring') : undefined;
+  if (validate && !validate(request.query)) throw fromValidation((validate.errors ?? []) as AjvLikeError[], 'querystring');
 }

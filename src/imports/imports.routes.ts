@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError, invalidField, rateLimited } from '../errors.js';
 import type { App, AppContext } from '../http/index.js';
-import { handlingOf, sendWrite } from '../http/index.js';
+import { guardRequestLine, handlingOf, sendWrite } from '../http/index.js';
 import { insertJob, JobEnvelope, toJobOutput } from '../jobs/index.js';
 import { CSV_FORMATS, type CsvFormat, type CsvResource, csvResources } from '../platforms/index.js';
 import { newId, type StoreSlot, takeStoreSlot, validatorCompiler } from '../shared/index.js';
@@ -25,6 +25,7 @@ const resourceOf = (request: FastifyRequest) => (request.query as { resource?: u
 const formatOf = (request: FastifyRequest) => (request.query as { format?: unknown }).format;
 const isFormat = (value: unknown): value is CsvFormat => (CSV_FORMATS as readonly unknown[]).includes(value);
 const isCsv = (request: FastifyRequest) => /^text\/csv\s*(;|$)/i.test(request.headers['content-type'] ?? '');
+const isNdjson = (request: FastifyRequest) => /^application\/x-ndjson\s*(;|$)/i.test(request.headers['content-type'] ?? '');
 const isResource = (value: unknown): value is string => (IMPORT_RESOURCES as readonly unknown[]).includes(value);
 
 /**
@@ -51,18 +52,15 @@ export async function registerImportRoutes(api: App, ctx: AppContext, handlers: 
     scope.addContentTypeParser('*', async () => {
       throw unsupported();
     });
-    // Refused before the body is read: a resource nobody imports would otherwise upload for nothing. An
-    // unknown resource names no scope, so authentication let it through: it must be refused here too.
+    // The whole request is checked before a byte of its body is read (docs/imports.md): a body of up to
+    // STOREFRONT_IMPORT_MAX_BYTES must not be stored to be refused. Its query (unknown names and bad values, as
+    // the API refuses them after parsing) and its content type first; then what the query asks for: a resource
+    // nobody imports names no scope, so authentication let it through and it is refused here.
     scope.addHook('preParsing', async (request) => {
-      const resource = resourceOf(request);
-      if (!isResource(resource)) throw invalidField('resource', `must be one of ${IMPORT_RESOURCES.join(', ')}`, 'query');
-      if (!handlers[resource]) throw invalidField('resource', `imports of ${resource} are not available`, 'query');
-      const { dryRun } = request.query as { dryRun?: unknown };
-      if (dryRun !== undefined && !['true', 'false', true, false].includes(dryRun as string)) {
-        throw invalidField('dryRun', 'must be true or false', 'query');
-      }
-      const format = formatOf(request);
-      if (format !== undefined && !isFormat(format)) throw invalidField('format', `must be one of ${CSV_FORMATS.join(', ')}`, 'query');
+      guardRequestLine(request);
+      if (!isCsv(request) && !isNdjson(request)) throw unsupported();
+      const resource = resourceOf(request) as string;
+      if (!handlers[resource as keyof ImportHandlers]) throw invalidField('resource', `imports of ${resource} are not available`, 'query');
       if (!isCsv(request)) return;
       // a charset the import cannot read: 415 before the body is read
       charsetOf(request.headers['content-type']);

@@ -1,13 +1,16 @@
 /** The public surface of src/imports: POST /imports, the import job, the line-handler interface. */
 import type { App, AppContext } from '../http/index.js';
 import type { JobKinds } from '../jobs/index.js';
+import { startPurgeLoop } from '../shared/index.js';
 import { importHandlers } from './handlers.js';
 import { type ImportContext, importJobKind } from './import-job.js';
 import { registerImportRoutes } from './imports.routes.js';
+import { orphanUploadPurge } from './orphan-uploads.js';
 import type { UploadStore } from './upload.js';
 
 export { IMPORT_RESOURCES } from './handlers.js';
 export type { ImportContext, ImportHandlers } from './import-job.js';
+export { purgeOrphanUploads } from './orphan-uploads.js';
 export { createUploadStore, type UploadStore } from './upload.js';
 
 /** A batch (one transaction): at most this many lines, and about this long (docs/imports.md, "Batches and resume"). */
@@ -36,6 +39,9 @@ export function importJobKinds(
   };
 }
 
+/** POST /imports and the purge of uploads no job names (orphan-uploads.ts). */
 export async function registerImports(api: App, ctx: AppContext, uploads: UploadStore): Promise<void> {
   await registerImportRoutes(api, ctx, importHandlers(ctx), uploads);
+  const stopPurge = startPurgeLoop(orphanUploadPurge(ctx.db, uploads), api.log);
+  api.addHook('onClose', async () => stopPurge());
 }

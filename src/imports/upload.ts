@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { blobSize, deleteBlob, readBlob, writeBlobStream } from '../blobs/index.js';
+import { blobSize, deleteBlob, finishedBlobKeys, readBlob, writeBlobStream } from '../blobs/index.js';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors.js';
 
@@ -22,6 +22,11 @@ export interface UploadStore {
   /** the upload's bytes from byte `start`; null when it is gone */
   open(name: string, start: number): Promise<AsyncIterable<Buffer> | null>;
   remove(name: string): Promise<void>;
+  /**
+   * the names of the uploads whose bytes were all stored before `before` (an upload still arriving is never
+   * one of them): the orphan purge's candidates (orphan-uploads.ts)
+   */
+  finished(before: Date): AsyncIterable<string>;
 }
 
 /**
@@ -63,6 +68,10 @@ export class UploadedFile {
 }
 
 const uploadName = (storeId: string) => `${storeId}-${randomUUID()}.ndjson`;
+const UPLOAD_NAME = /^(.+)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.ndjson$/;
+
+/** The store an upload's name starts with; undefined for a name no upload has (a file someone else put there). */
+export const storeOfUpload = (name: string): string | undefined => UPLOAD_NAME.exec(name)?.[1];
 
 export const importsDir = (dataDir: string) => join(dataDir, 'imports');
 
@@ -138,6 +147,14 @@ function fileUploadStore(dir: string): UploadStore {
       return found?.isFile() ? (createReadStream(pathOf(name), { start, highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) : null;
     },
     remove: (name) => rm(pathOf(name), { force: true }),
+    // a file being written has just been modified: one last written before `before` is complete or abandoned
+    async *finished(before) {
+      const names = await readdir(dir).catch(() => [] as string[]);
+      for (const name of names) {
+        const found = storeOfUpload(name) === undefined ? null : await stat(pathOf(name)).catch(() => null);
+        if (found?.isFile() && found.mtime < before) yield name;
+      }
+    },
   };
   return store;
 }
@@ -164,6 +181,10 @@ function databaseUploadStore(database: Pick<Database, 'db'>, legacyDir: string):
     async remove(name) {
       await deleteBlob(db, blobKeyOf(name));
       await legacy.remove(name);
+    },
+    async *finished(before) {
+      for await (const key of finishedBlobKeys(db, blobKeyOf(''), before)) yield key.slice(blobKeyOf('').length);
+      yield* legacy.finished(before);
     },
   };
   return store;

@@ -9,7 +9,7 @@ import { type JobKinds, startJobRunner } from './runner.js';
 export type { Job } from './jobs.schema.js';
 export { IMPORT_ENCODINGS, type ImportEncoding, isImportEncoding, JobEnvelope } from './jobs.schema.js';
 export { getJob, toJobOutput } from './jobs.service.js';
-export { type BatchProgress, insertJob, type JobErrorInput, type JobRow, type NewJob } from './jobs.sql.js';
+export { type BatchProgress, insertJob, type JobErrorInput, type JobRow, type NewJob, selectNamedFiles } from './jobs.sql.js';
 export { selectErrorSources } from './jobs-list.sql.js';
 export { countActiveJobs } from './jobs-stats.sql.js';
 export { purgeFinishedJobs } from './purge.js';

@@ -238,3 +238,11 @@ export async function deleteJobs(db: Db, jobs: readonly ExpiredJob[]): Promise<n
     WHERE j.store_id = d.store_id AND j.id = d.id AND j.status IN ('succeeded', 'failed', 'cancelled')`.execute(db);
   return Number(result.numAffectedRows ?? 0n);
 }
+
+/** Which of `files` (upload names of the store) a job of the store names in its params: an upload no job names is an orphan. */
+export async function selectNamedFiles(db: Db, storeId: string, files: readonly string[]): Promise<Set<string>> {
+  if (files.length === 0) return new Set();
+  const { rows } = await sql<{ file: string }>`
+    SELECT params->>'file' AS file FROM jobs WHERE store_id = ${storeId} AND params->>'file' = ANY(${[...files]}::text[])`.execute(db);
+  return new Set(rows.map((row) => row.file));
+}
