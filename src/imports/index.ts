@@ -5,7 +5,7 @@ import { startPurgeLoop } from '../shared/index.js';
 import { importHandlers } from './handlers.js';
 import { type ImportContext, importJobKind } from './import-job.js';
 import { registerImportRoutes } from './imports.routes.js';
-import { orphanUploadPurge } from './orphan-uploads.js';
+import { ORPHAN_AFTER_MS, orphanUploadPurge } from './orphan-uploads.js';
 import type { UploadStore } from './upload.js';
 
 export { IMPORT_RESOURCES } from './handlers.js';
@@ -42,6 +42,8 @@ export function importJobKinds(
 /** POST /imports and the purge of uploads no job names (orphan-uploads.ts). */
 export async function registerImports(api: App, ctx: AppContext, uploads: UploadStore): Promise<void> {
   await registerImportRoutes(api, ctx, importHandlers(ctx), uploads);
-  const stopPurge = startPurgeLoop(orphanUploadPurge(ctx.db, uploads), api.log);
+  // no request still arriving is older than its timeout: a file's upload stalled that long is over
+  const afterMs = Math.max(ORPHAN_AFTER_MS, ctx.config.requestTimeoutMs);
+  const stopPurge = startPurgeLoop(orphanUploadPurge(ctx.db, uploads, afterMs), api.log);
   api.addHook('onClose', async () => stopPurge());
 }
