@@ -1,15 +1,14 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
-import { importCsv } from '../../test/support/csv.fixtures.js';
+import { importCsv, propertyRuns } from '../../test/support/csv.fixtures.js';
 
 /**
  * A property over generated catalogs: any store's products exported with format=shopify and imported into
  * another store are the same products (ids and timestamps aside): the export writes what the import reads.
  * 12 catalogs a run (FUZZ_RUNS overrides, FUZZ_SEED replays a failure).
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
-const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
+const RUNS = propertyRuns(12);
 
 let t: TestContext;
 beforeAll(async () => {
@@ -116,7 +115,7 @@ async function catalog(store: TestStore) {
 }
 
 describe('generated catalogs survive format=shopify into another store', () => {
-  it(`(${RUNS} catalogs)`, { timeout: 600_000 }, async () => {
+  it(`(${RUNS.numRuns} catalogs)`, { timeout: 600_000 }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(product, { minLength: 1, maxLength: 4 }), async (products) => {
         const from = await t.newStore();
@@ -135,7 +134,7 @@ describe('generated catalogs survive format=shopify into another store', () => {
         expect(job).toMatchObject({ status: 'succeeded', created: products.length, failed: 0 });
         expect(await catalog(to)).toEqual(await catalog(from));
       }),
-      { numRuns: RUNS, seed: SEED },
+      RUNS,
     );
   });
 });

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
-import { csvFixture, importCsv } from '../../test/support/csv.fixtures.js';
+import { csvFixture, importCsv, shopifyExport } from '../../test/support/csv.fixtures.js';
 import { shopifyProductColumn, unlistedColumnLevel } from '../platforms/index.js';
 
 /**
@@ -17,15 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const exportCsv = async (store: TestStore, resource: string) => {
-  const reply = await t.app.inject({
-    method: 'GET',
-    url: `/api/v1/exports/${resource}?format=shopify`,
-    headers: { authorization: `Bearer ${store.token}` },
-  });
-  expect(reply.statusCode).toBe(200);
-  return reply.body;
-};
+const exportCsv = (store: TestStore, resource: string) => shopifyExport(t, store, resource);
 
 const ndjsonExport = async (store: TestStore, resource: string) =>
   (await t.app.inject({ method: 'GET', url: `/api/v1/exports/${resource}`, headers: { authorization: `Bearer ${store.token}` } })).body

