@@ -5,7 +5,7 @@ import type { Tracer } from '@opentelemetry/api';
 import Fastify, { LogController } from 'fastify';
 import { registerAddressRoutes } from './addresses/index.js';
 import { openApiOptions, registerDocsUi } from './api-docs/index.js';
-import { registerApiKeyRoutes } from './api-keys/index.js';
+import { type KeyUsage, registerApiKeyRoutes, startKeyUsage } from './api-keys/index.js';
 import { registerAttributeSetRoutes } from './attribute-sets/index.js';
 import { attributeRecordKind, registerAttributeRoutes } from './attributes/index.js';
 import {
@@ -69,6 +69,8 @@ export interface BuildOptions {
   tracer?: Tracer;
   /** the Requests log to keep (tests pass their own to flush it); default: one started here unless STOREFRONT_REQUEST_LOG=false */
   requestLog?: RequestLog | null;
+  /** where API keys' last use is noted (tests pass their own to flush it); default: one started here */
+  keyUsage?: KeyUsage;
   /** what every write does after its own work (default: `appAfterWork()`); the bench passes its own */
   afterWork?: AfterWork;
 }
@@ -149,8 +151,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
         ? startRequestLog(database.db, config.requestLogDays, app.log)
         : null;
   app.addHook('onClose', async () => requestLog?.close());
-  // every answered request, once: counted for /metrics and kept in its store's Requests log
-  observeAnswers(app, requestLog ? [metrics.observeRequest, requestLog.observe] : [metrics.observeRequest]);
+  // Each API key's last use, noted per process and written once a minute (src/api-keys/last-used.ts).
+  const keyUsage = options.keyUsage ?? startKeyUsage(database.db, app.log);
+  app.addHook('onClose', async () => keyUsage.close());
+  // every answered request, once: counted for /metrics, the key's last use noted, kept in its store's Requests log
+  const observers = [metrics.observeRequest, keyUsage.observe];
+  observeAnswers(app, requestLog ? [...observers, requestLog.observe] : observers);
   registerMetrics(app, config, metrics);
   const mirror = createRouteMirror();
   app.addHook('onRoute', mirror.onRoute);

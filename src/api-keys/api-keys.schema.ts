@@ -12,6 +12,12 @@ export const ApiKey = Type.Object(
     scopes: Scopes,
     createdAt: CreatedAt,
     revokedAt: Nullable(Described(Timestamp, 'when the key was revoked (it authenticates no more); null: in use')),
+    lastUsedAt: Nullable(
+      Described(
+        Timestamp,
+        'when a request last used the key (to the minute: each server process records it at most once a minute); null: never used',
+      ),
+    ),
   },
   { title: 'ApiKey', description: 'a credential for a program, with the scopes it grants (the key itself is never shown again)' },
 );

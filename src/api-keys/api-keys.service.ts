@@ -36,6 +36,7 @@ export async function listApiKeys(db: Db, storeId: string) {
     scopes: row.scopes,
     createdAt: iso(row.created_at),
     revokedAt: isoOrNull(row.revoked_at),
+    lastUsedAt: isoOrNull(row.last_used_at),
   }));
 }
 

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { DB, Db } from '../db/index.js';
 
 export function insertApiKey(db: Db, values: Insertable<DB['api_keys']>) {
@@ -9,7 +9,7 @@ export function insertApiKey(db: Db, values: Insertable<DB['api_keys']>) {
 export function selectApiKeys(db: Db, storeId: string) {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'name', 'key_prefix', 'scopes', 'created_at', 'revoked_at'])
+    .select(['id', 'name', 'key_prefix', 'scopes', 'created_at', 'revoked_at', 'last_used_at'])
     .where('store_id', '=', storeId)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
@@ -36,4 +36,25 @@ export function selectLiveApiKey(db: Db, keyHash: string) {
     .where('key_hash', '=', keyHash)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
+}
+
+/** A key's last use as a process noted it: the newest request it answered for the key. */
+export interface KeyUse {
+  storeId: string;
+  id: string;
+  at: Date;
+}
+
+/**
+ * Every key's last use in one UPDATE of three array parameters, whatever their number (one statement shape).
+ * A row moves only to a newer time, so when several processes write, the newest wins, whatever the order;
+ * keys deleted meanwhile match nothing.
+ */
+export async function updateLastUsed(db: Db, uses: readonly KeyUse[]): Promise<number> {
+  const result = await sql`
+    UPDATE api_keys k SET last_used_at = u.at
+    FROM unnest(${uses.map((use) => use.storeId)}::text[], ${uses.map((use) => use.id)}::text[],
+      ${uses.map((use) => use.at.toISOString())}::timestamptz[]) AS u(store_id, id, at)
+    WHERE k.store_id = u.store_id AND k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.at)`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
 }

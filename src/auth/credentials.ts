@@ -57,6 +57,7 @@ export function createCredentialResolver(ctx: AppContext, cache: CredentialCache
       kind: 'key',
       principal: `key:${key.id}`,
       name: key.name,
+      keyId: key.id,
     });
     cache.put(hash, apiKeyTag(key.store_id, key.id), auth, generation);
     return auth;

@@ -22,6 +22,7 @@ interface ApiKey {
   prefix: string;
   scopes: string[];
   createdAt: string;
+  lastUsedAt: string | null;
 }
 
 function createForm(session: ConsoleSession): string {
@@ -42,6 +43,7 @@ async function keysPage(api: ConsoleApi, session: ConsoleSession, shown?: { name
     `${key.prefix}…`,
     key.scopes.join(', '),
     key.createdAt,
+    key.lastUsedAt ?? 'never',
     {
       html: html`<form class="inline" method="post" action="/console/api-keys/${key.id}/revoke">!${csrfField(session)}<button type="submit" class="secondary">Revoke</button></form>`,
     },
@@ -52,7 +54,7 @@ async function keysPage(api: ConsoleApi, session: ConsoleSession, shown?: { name
   return {
     title: 'API keys',
     nav: 'API keys' as const,
-    body: `${once}${table('API keys', ['Name', 'Key', 'Scopes', 'Created', 'Revoke'], rows)}<p class="muted">When a key was last used is not recorded yet.</p>${createForm(session)}`,
+    body: `${once}${table('API keys', ['Name', 'Key', 'Scopes', 'Created', 'Last used', 'Revoke'], rows)}<p class="muted">Last used: recorded by each server process at most once a minute.</p>${createForm(session)}`,
   };
 }
 

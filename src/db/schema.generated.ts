@@ -61,6 +61,7 @@ export interface ApiKeys {
   id: string;
   key_hash: string;
   key_prefix: string;
+  last_used_at: Timestamp | null;
   name: string;
   revoked_at: Timestamp | null;
   scopes: string[];

@@ -37,6 +37,8 @@ export interface Auth {
   principal: string;
   /** what the store calls the credential, for its Requests log: the API key's name, or the admin's email */
   name: string;
+  /** the API key's id when the credential is one (its last use is noted by it, src/api-keys/last-used.ts) */
+  keyId?: string;
 }
 
 declare module 'fastify' {
