@@ -1363,6 +1363,11 @@ export interface components {
              * @description when the key was revoked (it authenticates no more); null: in use
              */
             revokedAt: string | null;
+            /**
+             * Format: date-time
+             * @description when a request last used the key (to the minute: each server process records it at most once a minute); null: never used
+             */
+            lastUsedAt: string | null;
         };
         ApiKeyArray: {
             /**
