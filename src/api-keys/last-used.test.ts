@@ -127,7 +127,13 @@ describe("an API key's last use", () => {
     const theirs = await newKey(other, 'theirs');
     const closing = countingUpdates();
     const own = startKeyUsage(t.database.db.withPlugin(closing), sink, { flushMs: 3_600_000 });
-    const second = await buildApp({ config: t.config, database: t.database, keyUsage: own, requestLog: null, redisPrefix: `lu-${newId()}:` });
+    const second = await buildApp({
+      config: t.config,
+      database: t.database,
+      keyUsage: own,
+      requestLog: null,
+      redisPrefix: `lu-${newId()}:`,
+    });
     for (const key of [...keys, theirs, keys[0]]) {
       expect((await second.inject({ url: '/api/v1/products', headers: { authorization: `Bearer ${key.key}` } })).statusCode).toBe(200);
     }
@@ -137,7 +143,7 @@ describe("an API key's last use", () => {
     expect(await lastUsedOf(other, theirs.id)).not.toBeNull();
   });
 
-  it("is no change of the credential: writing it announces nothing, so no process forgets the key it trusts", async () => {
+  it('is no change of the credential: writing it announces nothing, so no process forgets the key it trusts', async () => {
     const store = await t.newStore();
     const key = await newKey(store, 'announced');
     const payloads: string[] = [];
