@@ -51,6 +51,8 @@ describe.skipIf(browserSkipReason)(`the console's read screens in chromium${brow
       totalAmount: 39.98,
       userId: ids.customer,
     });
+    // a key on the API keys screen, with its columns (its last use: "never" until a server's minute writes it)
+    await make('/api-keys', { name: 'ERP sync', scopes: ['products:read', 'orders:read'] });
   }, 300_000);
   afterAll(async () => h?.close());
 
