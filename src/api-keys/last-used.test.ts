@@ -1,39 +1,29 @@
-import type { KyselyPlugin, PluginTransformResultArgs } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { signIn } from '../../test/support/console.fixtures.js';
+import { StatementRecorder } from '../../test/support/statements.js';
 import { buildApp } from '../app.js';
 import type { Answer, App } from '../http/index.js';
 import { newId } from '../shared/index.js';
 import { type KeyUsage, startKeyUsage } from './index.js';
 
-/** The UPDATEs of api_keys' last use, each with the number of keys it carried. */
-function countingUpdates(): KyselyPlugin & { sizes: number[] } {
-  const sizes: number[] = [];
-  return {
-    sizes,
-    transformQuery({ node }) {
-      const raw = node as unknown as { kind: string; sqlFragments?: readonly string[]; parameters?: readonly { value?: unknown }[] };
-      if (raw.kind === 'RawNode' && raw.sqlFragments?.[0]?.includes('UPDATE api_keys k SET last_used_at')) {
-        sizes.push((raw.parameters?.[0]?.value as unknown[]).length);
-      }
-      return node;
-    },
-    transformResult: async ({ result }: PluginTransformResultArgs) => result,
-  };
-}
+/** Each UPDATE of api_keys' last use a recorder saw, as the number of keys it carried. */
+const updatesOf = (recorder: StatementRecorder) =>
+  recorder.statements
+    .filter((statement) => statement.sql.includes('UPDATE api_keys k SET last_used_at'))
+    .map((statement) => (statement.parameters[0] as unknown[]).length);
 
 let t: TestContext;
 let app: App;
 let usage: KeyUsage;
-const updates = countingUpdates();
+const recorder = new StatementRecorder();
 const warnings: object[] = [];
 const sink = { warn: (object: object) => void warnings.push(object) };
 
 beforeAll(async () => {
   t = await setupTestApp();
   // The timer never fires within a test: what is written is what a flush (or the app's close) wrote.
-  usage = startKeyUsage(t.database.db.withPlugin(updates), sink, { flushMs: 3_600_000 });
+  usage = startKeyUsage(t.database.db.withPlugin(recorder), sink, { flushMs: 3_600_000 });
   app = await buildApp({ config: t.config, database: t.database, keyUsage: usage, requestLog: null, redisPrefix: `lu-${newId()}:` });
   await app.ready();
 });
@@ -88,11 +78,11 @@ describe("an API key's last use", () => {
     // refused for its scope, the key was still used (as in the Requests log)
     expect((await call(key.key, 'POST', '/products', { title: 'x', price: 1 })).status).toBe(403);
     // noted in memory only: nothing written on the request's path
-    expect(updates.sizes).toEqual([]);
+    expect(updatesOf(recorder)).toEqual([]);
     expect(await lastUsedOf(store, key.id)).toBeNull();
 
     await usage.flush();
-    expect(updates.sizes).toEqual([1]);
+    expect(updatesOf(recorder)).toEqual([1]);
     const keys = await keysOf(store);
     const written = keys.find((row) => row.id === key.id)?.lastUsedAt;
     expect(written).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -103,7 +93,7 @@ describe("an API key's last use", () => {
 
     // nothing used since: a flush writes nothing
     await usage.flush();
-    expect(updates.sizes).toEqual([1]);
+    expect(updatesOf(recorder)).toEqual([1]);
     expect(warnings).toEqual([]);
   });
 
@@ -125,7 +115,7 @@ describe("an API key's last use", () => {
     const keys = await Promise.all([newKey(store, 'a'), newKey(store, 'b'), newKey(store, 'c')]);
     const other = await t.newStore();
     const theirs = await newKey(other, 'theirs');
-    const closing = countingUpdates();
+    const closing = new StatementRecorder();
     const own = startKeyUsage(t.database.db.withPlugin(closing), sink, { flushMs: 3_600_000 });
     const second = await buildApp({
       config: t.config,
@@ -138,7 +128,7 @@ describe("an API key's last use", () => {
       expect((await second.inject({ url: '/api/v1/products', headers: { authorization: `Bearer ${key.key}` } })).statusCode).toBe(200);
     }
     await second.close();
-    expect(closing.sizes).toEqual([4]);
+    expect(updatesOf(closing)).toEqual([4]);
     for (const key of keys) expect(await lastUsedOf(store, key.id)).not.toBeNull();
     expect(await lastUsedOf(other, theirs.id)).not.toBeNull();
   });
