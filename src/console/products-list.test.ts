@@ -90,4 +90,30 @@ describe("the console's product list", () => {
     expect(page.body).toContain(`<a href="/console/collections/${collection}">Summer &#60;img`);
     expect(page.body).not.toContain('<img');
   });
+
+  it("a product's page shows its stock per location (CONTRACT §12, §13), an inactive location marked", async () => {
+    const created = await t.call(store, 'POST', '/products', {
+      title: 'Stocked',
+      price: 4,
+      options: [{ name: 'Size', values: ['S', 'M'] }],
+    });
+    expect(created.status).toBe(201);
+    const [small, medium] = created.body.data.variants as { id: string; attributes: Record<string, string> }[];
+    const shop = (await t.call(store, 'POST', '/locations', { name: 'Shop <b>1</b>' })).body.data.id;
+    const depot = (await t.call(store, 'POST', '/locations', { name: 'Depot' })).body.data.id;
+    const productId = created.body.data.id;
+    const set = await t.call(store, 'POST', '/inventory-levels/set', {
+      items: [
+        { productId, variantId: small.id, locationId: shop, available: 7 },
+        { productId, variantId: medium.id, locationId: depot, available: 3 },
+      ],
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect((await t.call(store, 'PATCH', `/locations/${depot}`, { active: false })).status).toBe(200);
+    const page = await console.get(`/console/products/${productId}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<h2>Stock per location</h2>');
+    expect(page.body).toContain(`<td>${small.attributes.Size}</td><td>Shop &#60;b&#62;1&#60;/b&#62;</td><td>7</td>`);
+    expect(page.body).toContain(`<td>${medium.attributes.Size}</td><td>Depot (inactive)</td><td>3</td>`);
+  });
 });

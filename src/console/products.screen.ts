@@ -72,6 +72,39 @@ function imagesTable(images: string[], fields: Record<string, unknown> | null | 
   return table('Images', ['#', 'Image', 'Alt text'], rows);
 }
 
+/** Levels and locations read per page (the API's largest page): a store has at most 100 locations. */
+const LEVELS_READ = 250;
+
+interface StockAt {
+  levels: { variantId: string | null; locationId: string; available: number }[];
+  locations: { id: string; name: string; active: boolean }[];
+  more: boolean;
+}
+
+/**
+ * The product's stock per location (CONTRACT §13), from GET /inventory-levels and GET /locations: one row per
+ * level (an item with no level somewhere has 0 there), the variant named by its option values.
+ */
+function stockTable(product: { variants?: { id: string; attributes?: Record<string, string> }[] }, stock: StockAt): string {
+  const variantName = new Map((product.variants ?? []).map((variant) => [variant.id, Object.values(variant.attributes ?? {}).join(' / ')]));
+  const location = new Map(stock.locations.map((place) => [place.id, place]));
+  const rows: Cell[][] = stock.levels.map((level) => {
+    const place = location.get(level.locationId);
+    const name = place ? `${place.name}${place.active ? '' : ' (inactive)'}` : level.locationId;
+    return [level.variantId === null ? 'The product' : (variantName.get(level.variantId) ?? level.variantId), name, level.available];
+  });
+  const more = stock.more ? `<p>The first ${LEVELS_READ} levels; GET /inventory-levels lists them all.</p>` : '';
+  return `${table('Stock per location', ['Item', 'Location', 'Available'], rows)}${more}`;
+}
+
+async function stockOf(api: ScreenDeps['api'], session: Parameters<ScreenDeps['api']['get']>[0], productId: string): Promise<StockAt> {
+  const [levels, locations] = await Promise.all([
+    api.get(session, '/inventory-levels', { productId, limit: String(LEVELS_READ) }),
+    api.get(session, '/locations', { limit: String(LEVELS_READ) }),
+  ]);
+  return { levels: levels.body.data, locations: locations.body.data, more: Boolean(levels.body.pagination?.nextCursor) };
+}
+
 const collectionsList = (collections: { id: string; title: string }[]) =>
   table(
     'Collections',
@@ -80,7 +113,7 @@ const collectionsList = (collections: { id: string; title: string }[]) =>
   );
 
 // biome-ignore lint/suspicious/noExplicitAny: the API's product, read field by field
-function productBody(product: any, apiText: string, collections: { id: string; title: string }[]): string {
+function productBody(product: any, apiText: string, collections: { id: string; title: string }[], stock: StockAt): string {
   const options = (product.options ?? []) as { name: string; values: string[] }[];
   const images = (product.image ?? []) as string[];
   return html`!${facts([
@@ -99,6 +132,7 @@ function productBody(product: any, apiText: string, collections: { id: string; t
     options.map((option) => [option.name, option.values.join(', ')]),
   )}
 <h2>Variants</h2>!${variantsTable(product.variants ?? [])}
+<h2>Stock per location</h2>!${stockTable(product, stock)}
 <h2>Images</h2>!${imagesTable(images, product.customFields)}
 <h2>Collections</h2>!${collectionsList(collections)}
 <h2>Custom fields</h2>!${customFieldsTable(product.customFields)}
@@ -137,6 +171,7 @@ export function registerProductsScreen(router: ConsoleRouter, { api, ctx }: Scre
     const answer = await api.get(session, `/products/${encodeURIComponent(params.id)}`);
     // its manual collections (the product's selectedCollection; a smart collection's members are computed on reading it)
     const collections = await getCollectionsByIds(ctx.db, session.storeId, answer.body.data.selectedCollection ?? []);
-    return { title: answer.body.data.title, nav: 'Products', body: productBody(answer.body.data, answer.text, collections) };
+    const stock = await stockOf(api, session, answer.body.data.id);
+    return { title: answer.body.data.title, nav: 'Products', body: productBody(answer.body.data, answer.text, collections, stock) };
   });
 }
