@@ -41,6 +41,14 @@ module.exports = {
       to: { path: '^src/http/' },
     },
     {
+      name: 'http-imports-only-below',
+      severity: 'error',
+      comment:
+        'src/http is the plumbing every route stands on: it imports only config, errors, db, shared and idempotency, type imports included. The folders whose routes use it (events, media, api-docs, every resource) are never imported back, so the app context and its users form no circle; what http needs of them is a contract in src/shared (AfterWork, MediaStore, API_PREFIX).',
+      from: { path: '^src/http/', pathNot: notTests },
+      to: { path: '^src/', pathNot: ['^src/http/', '^src/(db|shared|idempotency)/', '^src/(config|errors)\\.ts$'] },
+    },
+    {
       name: 'db-imports-nothing-above',
       severity: 'error',
       comment:

@@ -1,8 +1,9 @@
 /**
  * Folders of src/ depend on each other in one direction only, at run time. Type-only imports are left out:
  * a few circles of types remain (an import line's interface between products, collections, customers,
- * orders, imports and platforms; the request context's types between http, events, media and api-docs), which the compiler erases. The table
- * types are no longer one of them: src/db/ imports nothing above it (rule db-imports-nothing-above).
+ * orders, imports and platforms), which the compiler erases. The table types and the request context's types
+ * are no longer among them: src/db/ imports nothing above it (rule db-imports-nothing-above), src/http only
+ * config, errors, db, shared and idempotency (rule http-imports-only-below), both in .dependency-cruiser.cjs.
  * @type {import('dependency-cruiser').IConfiguration}
  */
 module.exports = {

@@ -27,7 +27,7 @@ import { registerConsole } from './console/index.js';
 import { customerRecordKind, registerCustomerRoutes } from './customers/index.js';
 import type { Database } from './db/index.js';
 import { handleError } from './errors.js';
-import { type AfterWorkOptions, createAfterWork, newestEventAgeSeconds, registerEventRoutes } from './events/index.js';
+import { type AfterWorkOptions, createAfterWork, newestEventAgeSeconds, registerEvents } from './events/index.js';
 import { registerExportRoutes } from './exports/index.js';
 import type { App, AppContext } from './http/index.js';
 import {
@@ -54,7 +54,7 @@ import { registerOrderRoutes } from './orders/index.js';
 import { productRecordKind, registerProductRoutes } from './products/index.js';
 import { useCursorSecret } from './reads/index.js';
 import { type RequestLog, startRequestLog } from './request-log/index.js';
-import { type AfterWork, validatorCompiler } from './shared/index.js';
+import { type AfterWork, API_PREFIX, validatorCompiler } from './shared/index.js';
 import { registerRequestSpans } from './tracing/index.js';
 import { deliveryBacklog, registerWebhooks } from './webhooks/index.js';
 
@@ -202,13 +202,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       await registerCustomerRoutes(api, ctx);
       await registerAddressRoutes(api, ctx);
       await registerOrderRoutes(api, ctx);
-      await registerEventRoutes(api, ctx, database.listen);
+      await registerEvents(api, ctx, database.listen);
       await registerExportRoutes(api, ctx, database.engine);
       await registerWebhooks(api, ctx, database.listen, metrics.observeWebhookAttempt);
       await registerImports(api, ctx, uploads);
       await registerJobs(api, ctx, database.listen, importJobKinds(ctx, uploads, api.log, undefined, metrics.importLinesProcessed));
     },
-    { prefix: '/api/v1' },
+    { prefix: API_PREFIX },
   );
   return app;
 }

@@ -1,6 +1,6 @@
 import { ERROR_CODES } from '../errors.js';
 import { COMPONENT_EXAMPLES } from './openapi-examples.js';
-import { API_PREFIX, ERROR_STATUSES } from './openapi-operations.js';
+import { ERROR_STATUSES } from './openapi-operations.js';
 
 /**
  * The whole document after @fastify/swagger has built it: every schema that names itself (a `title`,
@@ -240,5 +240,3 @@ export function finishDocument({ openapiObject }: { openapiObject: Partial<Node>
   document.components = { ...componentsObject, schemas: sorted, responses, headers };
   return document;
 }
-
-export { API_PREFIX };

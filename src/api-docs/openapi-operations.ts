@@ -1,13 +1,11 @@
 import type { RouteOptions } from 'fastify';
-import { ErrorEnvelope } from '../shared/index.js';
+import { API_PREFIX, ErrorEnvelope } from '../shared/index.js';
 
 /**
  * How each route appears in the OpenAPI document, derived from what the route already declares (its
  * method, URL, config and schemas), so a new route is documented like the others without repeating
  * anything. Works on a copy: the schemas that validate and serialize are never touched.
  */
-
-export const API_PREFIX = '/api/v1';
 
 const VERBS: Record<string, string> = { GET: 'get', POST: 'create', PUT: 'replace', PATCH: 'update', DELETE: 'delete' };
 

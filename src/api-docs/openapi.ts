@@ -1,7 +1,8 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { RouteOptions } from 'fastify';
+import { API_PREFIX } from '../shared/index.js';
 import { finishDocument } from './openapi-components.js';
-import { API_PREFIX, documentRoute } from './openapi-operations.js';
+import { documentRoute } from './openapi-operations.js';
 
 /** The groups of the document (the docs page shows one section per tag); every route names one of these. */
 export const TAGS: { name: string; description: string }[] = [

@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.js';
 import type { ErrorDetail } from '../errors.js';
-import { IMAGE_TYPES, type MediaObject, type MediaStore, resolveMedia } from '../media/index.js';
-import { missingReferences } from '../shared/index.js';
+import { IMAGE_TYPES, resolveMedia } from '../media/index.js';
+import { type MediaObject, type MediaStore, missingReferences } from '../shared/index.js';
 import type { CollectionType, MatchType, UpdateCollectionInput } from './collections.schema.js';
 import type { CollectionRow } from './collections.sql.js';
 import { suppliedHandle } from './handles.js';

@@ -1,7 +1,6 @@
 import type { Tx } from '../db/index.js';
 import { invalidField } from '../errors.js';
-import type { MediaStore } from '../media/index.js';
-import type { ImportLineOptions } from '../shared/index.js';
+import type { ImportLineOptions, MediaStore } from '../shared/index.js';
 import { changesNothing, compileBodyCheck, withoutIgnored } from '../shared/index.js';
 import { Collection, CreateCollectionBody } from './collections.schema.js';
 import { createCollection, currentCollection, updateCollection } from './collections.service.js';

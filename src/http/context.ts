@@ -2,8 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
-import type { MediaStore } from '../media/index.js';
-import type { AfterWork, EventType } from '../shared/index.js';
+import type { AfterWork, EventType, MediaStore } from '../shared/index.js';
 
 export type App = FastifyInstance<
   RawServerDefault,

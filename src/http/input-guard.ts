@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { API_PREFIX } from '../api-docs/index.js';
 import { type AjvLikeError, type ErrorDetail, fromValidation } from '../errors.js';
-import { type Handling, inputError, type JsonSchema, shapeDetails, textDetails } from '../shared/index.js';
+import { API_PREFIX, type Handling, inputError, type JsonSchema, shapeDetails, textDetails } from '../shared/index.js';
 
 /**
  * The checks every request passes before its route's schema validates it, in one place for every route:

@@ -1,7 +1,6 @@
 import type { RouteOptions } from 'fastify';
-import { eventPurge } from '../events/index.js';
 import { answerInvalidRetry, claimKey, startKeyPurge } from '../idempotency/index.js';
-import { ErrorEnvelope, startPurgeLoop } from '../shared/index.js';
+import { ErrorEnvelope } from '../shared/index.js';
 import type { App, AppContext } from './context.js';
 import { answerNotModified, carriesOneRecord, setEtag } from './etag.js';
 
@@ -128,8 +127,8 @@ function takesIfMatch(route: RouteOptions, isRecord: boolean, recordUrls: Set<st
  * each write claims its Idempotency-Key before validation (sendWrite records the outcome); each route
  * whose response schema is one record gets ETags (decided from the schema, so no route repeats it; a
  * route opts out with `config: { etag: false }`). The background purge of expired keys runs while the
- * app is open, and so does the retention purge of the event feed. If-Match is checked in sendWrite,
- * given the route's `current` loader; each write declares its event (`config.event`), appended by sendWrite.
+ * app is open. If-Match is checked in sendWrite, given the route's `current` loader; each write declares
+ * its event (`config.event`), appended by sendWrite.
  */
 export function registerSafeWrites(api: App, ctx: AppContext): void {
   const invalidRetry = answerInvalidRetry(ctx.db);
@@ -139,9 +138,5 @@ export function registerSafeWrites(api: App, ctx: AppContext): void {
     addVersions(route, recordUrls);
   });
   const stopKeyPurge = startKeyPurge(ctx.db, ctx.config.idempotencyTtl, api.log);
-  const stopEventPurge = startPurgeLoop(eventPurge(ctx.db, ctx.config.eventRetentionDays), api.log);
-  api.addHook('onClose', async () => {
-    stopKeyPurge();
-    stopEventPurge();
-  });
+  api.addHook('onClose', async () => stopKeyPurge());
 }

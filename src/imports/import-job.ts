@@ -2,7 +2,6 @@ import type { Config } from '../config.js';
 import { setSavepoint, type Tx } from '../db/index.js';
 import { AppError, toAppError } from '../errors.js';
 import { type BatchOutcome, type JobErrorInput, JobFailure, type JobKind, type JobRow } from '../jobs/index.js';
-import type { MediaStore } from '../media/index.js';
 import { layoutNamed } from '../platforms/index.js';
 import type {
   AfterWork,
@@ -11,6 +10,7 @@ import type {
   ImportHandler,
   ImportLineHandler,
   ImportLineOptions,
+  MediaStore,
 } from '../shared/index.js';
 import { jsonNestsDeeperThan, tooDeep } from '../shared/index.js';
 import type { CsvParams } from './csv.js';

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 import type { Database } from '../db/index.js';
+import type { MediaStore } from '../shared/index.js';
 import { createDbMediaStore } from './db-store.js';
 import { createFsMediaStore } from './fs-store.js';
-import type { MediaStore } from './media.js';
 
 /** Where media go, decided once: a directory the operator names, else where every process can read them. */
 export function mediaBackendOf(config: Config, engine: Database['engine']): { kind: 'dir'; dir: string } | { kind: 'database' } {

@@ -1,4 +1,4 @@
-import type { MediaType } from './media.js';
+import type { MediaType } from '../shared/index.js';
 import { sniffMediaType } from './sniff.js';
 
 export type DecodedMedia = { ok: true; contentType: MediaType; bytes: Buffer } | { ok: false; message: string };

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { blobSize, putBlob, readBlob } from '../blobs/index.js';
 import type { Db } from '../db/index.js';
-import { type ByteRange, MEDIA_KEY, type MediaFile, type MediaObject, type MediaStore } from './media.js';
+import type { ByteRange, MediaFile, MediaObject, MediaStore } from '../shared/index.js';
+import { MEDIA_KEY } from './media.js';
 
 /** The blob key of a media key: media share the blob tables with other users of them. */
 export const mediaBlobKey = (key: string) => `media/${key}`;

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MEDIA_KEY, type MediaFile, type MediaObject, type MediaStore } from './media.js';
+import type { MediaFile, MediaObject, MediaStore } from '../shared/index.js';
+import { MEDIA_KEY } from './media.js';
 
 /**
  * Media on the local filesystem: `<root>/<first two hex digits>/<sha256>.<ext>`. The two-digit

@@ -1,7 +1,8 @@
 import type { ErrorDetail } from '../errors.js';
+import type { MediaObject, MediaStore, MediaType } from '../shared/index.js';
 import { looksLikeWebUrl, webUrlProblem } from '../shared/index.js';
 import { decodeDataUri, isDataUri } from './data-uri.js';
-import { type MediaObject, type MediaStore, type MediaType, mediaKeyOf } from './media.js';
+import { mediaKeyOf } from './media.js';
 
 /** One media-bearing field value of a request, e.g. `images[2]` or `sizeChart`. */
 export interface MediaInput {

@@ -4,7 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import parseRange from 'range-parser';
 import { notFound } from '../errors.js';
 import type { App, AppContext } from '../http/index.js';
-import { type ByteRange, contentTypeOfKey, type MediaType } from './media.js';
+import type { ByteRange, MediaType } from '../shared/index.js';
+import { contentTypeOfKey } from './media.js';
 
 const FileParams = Type.Object({ file: Type.String({ description: '<sha256>.<ext>, as in a media URL' }) });
 /** Documentation only: a stream is sent as it is, never serialized. */

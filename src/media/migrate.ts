@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { contentTypeOfKey, MEDIA_KEY, type MediaStore } from './media.js';
+import type { MediaStore } from '../shared/index.js';
+import { contentTypeOfKey, MEDIA_KEY } from './media.js';
 
 export interface MediaMigration {
   /** files copied into the store and removed from the directory */

@@ -1,4 +1,4 @@
-import type { MediaType } from './media.js';
+import type { MediaType } from '../shared/index.js';
 
 /**
  * The type of a file by its magic bytes, or null. A data URI's declared type is only trusted when

@@ -2,10 +2,12 @@ import type { Updateable } from 'kysely';
 import type { Config } from '../config.js';
 import type { DB, Db } from '../db/index.js';
 import { type ErrorDetail, validationError } from '../errors.js';
-import { DOCUMENT_OR_IMAGE_TYPES, IMAGE_TYPES, type MediaObject, type MediaStore, resolveMedia } from '../media/index.js';
+import { DOCUMENT_OR_IMAGE_TYPES, IMAGE_TYPES, resolveMedia } from '../media/index.js';
 import {
   type CustomFields,
   customFieldsDetails,
+  type MediaObject,
+  type MediaStore,
   mergeCustomFields,
   missingReferences,
   newCustomFields,

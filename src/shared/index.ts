@@ -3,6 +3,7 @@
 export { EMAIL, Email, MAX_PASSWORD, MIN_PASSWORD, Password } from './account.schema.js';
 export type { AfterWork } from './after-work.js';
 export { API_KEY_PATTERN, generateApiKey, hashApiKey } from './api-key-format.js';
+export { API_PREFIX } from './api-prefix.js';
 export { compileBodyCheck, inputError, isStorableDateTime, validatorCompiler } from './body-check.js';
 export { canonicalJson, etagOf, etagOfCanonical } from './canonical-json.js';
 export { suppliedColumns } from './columns.js';
@@ -63,6 +64,7 @@ export {
 export { type Handling, type JsonSchema, shapeDetails } from './input-shape.js';
 export { forbiddenKeyMessageOf, forbiddenKeyProblem, MAX_TEXT_DETAILS, textDetails } from './input-text.js';
 export { jsonNestsDeeperThan, MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
+export { type ByteRange, MEDIA_EXTENSIONS, type MediaFile, type MediaObject, type MediaStore, type MediaType } from './media-store.js';
 export { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 export { PLACE_FIELDS } from './place.schema.js';
 export { type PurgeJob, purgeOnce, startPurgeLoop } from './purge-loop.js';
