@@ -53,6 +53,16 @@ export class AppError extends Error {
 
 export const notFound = (what = 'Resource') => new AppError(404, 'NOT_FOUND', `${what} not found`);
 
+/**
+ * The record a lookup found, else 404 NOT_FOUND naming what was looked for: `found(row, 'Product')` is
+ * "Product not found". `false` counts as not found, so a lookup guarded by the id's form reads
+ * `found(isId(id) && (await findRow(db, storeId, id)), 'Product')`: a malformed id is never looked up.
+ */
+export function found<T>(row: T | false | null | undefined, what: string): T {
+  if (row === undefined || row === null || row === false) throw notFound(what);
+  return row;
+}
+
 export const validationError = (details: ErrorDetail[], message = 'Request validation failed') =>
   new AppError(400, 'VALIDATION_ERROR', message, details);
 

@@ -1,6 +1,6 @@
 import type { Db } from '../db/index.js';
 import { type Tx, withTx } from '../db/index.js';
-import { notFound, validationError } from '../errors.js';
+import { found, validationError } from '../errors.js';
 import { noteChange } from '../events/index.js';
 import { isId, lockRecord, newId, recordExists } from '../shared/index.js';
 import { type AddressInput, type AddressPayload, MAX_ADDRESSES_PER_CUSTOMER } from './addresses.schema.js';
@@ -20,10 +20,8 @@ import {
   updateAddressRow,
 } from './addresses.sql.js';
 
-const missing = () => notFound('Address');
-
 async function requireCustomer(db: Db, storeId: string, customerId: string): Promise<void> {
-  if (!(await recordExists(db, 'customers', storeId, customerId))) throw notFound('Customer');
+  found(await recordExists(db, 'customers', storeId, customerId), 'Customer');
 }
 
 /**
@@ -32,13 +30,11 @@ async function requireCustomer(db: Db, storeId: string, customerId: string): Pro
  * one's result (the partial unique index addresses_default_key backs it).
  */
 async function lockCustomer(trx: Tx, storeId: string, customerId: string): Promise<void> {
-  if (!(await lockRecord(trx, 'customers', storeId, customerId))) throw notFound('Customer');
+  found(await lockRecord(trx, 'customers', storeId, customerId), 'Customer');
 }
 
 async function findAddress(db: Db, storeId: string, id: string): Promise<AddressRow> {
-  const row = isId(id) ? await findAddressRow(db, storeId, id) : undefined;
-  if (!row) throw missing();
-  return row;
+  return found(isId(id) && (await findAddressRow(db, storeId, id)), 'Address');
 }
 
 /**
@@ -139,8 +135,7 @@ export function updateAddress(db: Db, storeId: string, id: string, input: Addres
 export function deleteAddress(db: Db, storeId: string, id: string): Promise<null> {
   return withTx(db, async (trx) => {
     const { customer_id: customerId } = await lockAddress(trx, storeId, id);
-    const deleted = await deleteAddressRow(trx, storeId, id);
-    if (!deleted) throw missing();
+    const deleted = found(await deleteAddressRow(trx, storeId, id), 'Address');
     if (deleted.is_default) {
       const heir = await mostRecentAddress(trx, storeId, customerId);
       if (heir) await moveDefault(trx, storeId, customerId, heir.id);

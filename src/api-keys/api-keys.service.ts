@@ -1,6 +1,6 @@
 import type { Db } from '../db/index.js';
 import { withTx } from '../db/index.js';
-import { notFound } from '../errors.js';
+import { found } from '../errors.js';
 import { generateApiKey, hashApiKey, isId, iso, isoOrNull, newId } from '../shared/index.js';
 import { insertApiKey, revokeApiKeyRow, selectApiKeys, selectLiveApiKey } from './api-keys.sql.js';
 
@@ -41,10 +41,8 @@ export async function listApiKeys(db: Db, storeId: string) {
 }
 
 export async function revokeApiKey(db: Db, storeId: string, id: string): Promise<{ id: string }> {
-  if (!isId(id)) throw notFound('API key');
-  const row = await withTx(db, (trx) => revokeApiKeyRow(trx, storeId, id));
-  if (!row) throw notFound('API key');
-  return { id: row.id };
+  const row = isId(id) && (await withTx(db, (trx) => revokeApiKeyRow(trx, storeId, id)));
+  return { id: found(row, 'API key').id };
 }
 
 /** How the announcement of a key's change names it (migrations/0010), and the credential cache with it. */

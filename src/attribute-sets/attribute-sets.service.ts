@@ -1,6 +1,6 @@
 import type { Db } from '../db/index.js';
 import { withTx } from '../db/index.js';
-import { notFound } from '../errors.js';
+import { found } from '../errors.js';
 import { noteUpdated } from '../events/index.js';
 import { countedTotal, runList, selectByIds } from '../reads/index.js';
 import { deleteRecord, isId, lockedCurrent, suppliedColumns } from '../shared/index.js';
@@ -16,16 +16,13 @@ import {
   updateAttributeSetRow,
 } from './attribute-sets.sql.js';
 
-const missing = () => notFound('Attribute set');
-
 export async function createAttributeSet(db: Db, storeId: string, input: CreateAttributeSetInput) {
   const row = await withTx(db, (trx) => insertAttributeSet(trx, storeId, { name: input.name.trim(), status: input.status ?? 'active' }));
   return toAttributeSetOutput(row);
 }
 
 export async function getAttributeSet(db: Db, storeId: string, id: string) {
-  const row = isId(id) ? await findAttributeSetRow(db, storeId, id) : undefined;
-  if (!row) throw missing();
+  const row = found(isId(id) && (await findAttributeSetRow(db, storeId, id)), 'Attribute set');
   return toAttributeSetOutput(row);
 }
 
@@ -39,11 +36,9 @@ export async function getAttributeSetsByIds(db: Db, storeId: string, ids: string
 export const currentAttributeSet = (id: string) => lockedCurrent('attribute_sets', id, getAttributeSet);
 
 export async function updateAttributeSet(db: Db, storeId: string, id: string, input: UpdateAttributeSetInput) {
-  if (!isId(id)) throw missing();
   const changes = suppliedColumns({ name: input.name?.trim(), status: input.status });
-  const row = await withTx(db, (trx) => updateAttributeSetRow(trx, storeId, id, changes));
-  if (!row) throw missing();
-  return toAttributeSetOutput(row);
+  const row = isId(id) && (await withTx(db, (trx) => updateAttributeSetRow(trx, storeId, id, changes)));
+  return toAttributeSetOutput(found(row, 'Attribute set'));
 }
 
 /** Attributes of the set stay, with `attributeset: null` (the foreign key sets it). */
@@ -51,7 +46,7 @@ export async function deleteAttributeSet(db: Db, storeId: string, id: string) {
   return withTx(db, async (trx) => {
     // the foreign key's SET NULL would change its attributes silently: no updatedAt, no events
     if (isId(id)) noteUpdated(trx, storeId, 'attribute', await releaseSetAttributes(trx, storeId, id));
-    return deleteRecord(trx, 'attribute_sets', storeId, id, missing);
+    return deleteRecord(trx, 'attribute_sets', storeId, id, 'Attribute set');
   });
 }
 

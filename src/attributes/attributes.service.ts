@@ -1,13 +1,11 @@
 import type { Db } from '../db/index.js';
 import { type Tx, withTx } from '../db/index.js';
-import { notFound, validationError } from '../errors.js';
+import { found, validationError } from '../errors.js';
 import { countedTotal, runList, selectByIds } from '../reads/index.js';
 import { assertReference, deleteRecord, isId, iso, lockedCurrent, suppliedColumns } from '../shared/index.js';
 import { listedValuesOf, toAttributeValueOutput, upsertAttributeValues } from './attribute-values.sql.js';
 import type { Attribute, AttributeListQuery, CreateAttributeInput, UpdateAttributeInput } from './attributes.schema.js';
 import { type AttributeRow, findAttributeRow, insertAttribute, listSpec, selectAttributes, updateAttributeRow } from './attributes.sql.js';
-
-const missing = () => notFound('Attribute');
 
 function checkDistinct(values: string[] | undefined): string[] | undefined {
   if (!values) return undefined;
@@ -44,8 +42,7 @@ async function toAttributeOutputs(db: Db, storeId: string, rows: AttributeRow[],
 }
 
 async function findRow(db: Db, storeId: string, id: string): Promise<AttributeRow> {
-  const row = isId(id) ? await findAttributeRow(db, storeId, id) : undefined;
-  if (!row) throw missing();
+  const row = found(isId(id) && (await findAttributeRow(db, storeId, id)), 'Attribute');
   return row;
 }
 
@@ -93,7 +90,7 @@ async function updateInTx(db: Tx, storeId: string, id: string, input: UpdateAttr
 }
 
 export async function deleteAttribute(db: Db, storeId: string, id: string) {
-  return withTx(db, (trx) => deleteRecord(trx, 'attributes', storeId, id, missing));
+  return withTx(db, (trx) => deleteRecord(trx, 'attributes', storeId, id, 'Attribute'));
 }
 
 export async function listAttributes(db: Db, storeId: string, query: AttributeListQuery) {

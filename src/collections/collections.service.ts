@@ -1,6 +1,6 @@
 import type { Db } from '../db/index.js';
 import { type Tx, withTx } from '../db/index.js';
-import { notFound, validationError } from '../errors.js';
+import { found, validationError } from '../errors.js';
 import { storeMedia } from '../media/index.js';
 import { countedTotal, runList, selectByIds } from '../reads/index.js';
 import {
@@ -29,8 +29,6 @@ import { insertCollection } from './handles.js';
 import { leaveHierarchy, parentMoved } from './hierarchy.js';
 
 import { setMemberships } from './membership.js';
-
-const missing = () => notFound('Collection');
 
 /**
  * Every check of a write at once; throws one 400 naming all the wrong fields. Writes nothing: the
@@ -73,14 +71,12 @@ const ruleColumns = (rules: ResolvedRules) => ({
 });
 
 async function findRow(db: Db, storeId: string, id: string): Promise<CollectionRow> {
-  const row = isId(id) ? await findCollectionRow(db, storeId, id) : undefined;
-  if (!row) throw missing();
+  const row = found(isId(id) && (await findCollectionRow(db, storeId, id)), 'Collection');
   return row;
 }
 
 export async function getCollection(db: Db, storeId: string, id: string): Promise<Collection> {
-  const row = isId(id) ? await findCollection(db, storeId, id) : undefined;
-  if (!row) throw missing();
+  const row = found(isId(id) && (await findCollection(db, storeId, id)), 'Collection');
   return toCollectionOutput(row);
 }
 
@@ -162,7 +158,7 @@ export async function deleteCollection(db: Tx, storeId: string, id: string): Pro
     await leaveHierarchy(db, storeId, id, row.parent_id);
     await setMemberships(db, storeId, 'collection', id, []);
   }
-  return deleteRecord(db, 'collections', storeId, id, missing);
+  return deleteRecord(db, 'collections', storeId, id, 'Collection');
 }
 
 export async function listCollections(db: Db, storeId: string, query: CollectionListQuery) {

@@ -1,6 +1,6 @@
 import type { Expression, SqlBool } from 'kysely';
 import type { Db, Tx } from '../db/index.js';
-import { type ErrorDetail, notFound, validationError } from '../errors.js';
+import { type ErrorDetail, found, validationError } from '../errors.js';
 import { noteUpdated } from '../events/index.js';
 import { isId } from '../shared/index.js';
 import type { MatchType } from './collections.schema.js';
@@ -67,8 +67,7 @@ export async function setMemberships(db: Tx, storeId: string, side: Side, ownerI
  * the collection; throws 404 when the collection is not one of the store's.
  */
 export async function productsInCollection(db: Db, storeId: string, collectionId: string): Promise<Expression<SqlBool>> {
-  const row = isId(collectionId) ? await findCollectionRow(db, storeId, collectionId) : undefined;
-  if (!row) throw notFound('Collection');
+  const row = found(isId(collectionId) && (await findCollectionRow(db, storeId, collectionId)), 'Collection');
   if (row.collection_type === 'smart') {
     return smartMembersCondition(storeId, compileRules((row.match_type ?? 'all condition') as MatchType, row.conditions));
   }

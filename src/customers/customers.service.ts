@@ -1,7 +1,7 @@
 import { createAddress, noteCustomerAddressesDeleted } from '../addresses/index.js';
-import type { Db } from '../db/index.js';
+import type { Db, Tx } from '../db/index.js';
 import { withTx } from '../db/index.js';
-import { notFound, validationError } from '../errors.js';
+import { found, validationError } from '../errors.js';
 import { detachCustomerOrders } from '../orders/index.js';
 import { countedTotal, countedTotalSql, documentTexts, runList, selectByIds, sharedRead } from '../reads/index.js';
 import {
@@ -27,8 +27,6 @@ import {
   toProfileColumns,
   updateCustomerRow,
 } from './customers.sql.js';
-
-const missing = () => notFound('Customer');
 
 /**
  * Creates the customer and, when `address` is given, its first (default) address in the same
@@ -63,8 +61,7 @@ export function createCustomer(
 }
 
 export async function getCustomer(db: Db, storeId: string, id: string): Promise<Customer> {
-  const row = isId(id) ? await findCustomerRow(db, storeId, id) : undefined;
-  if (!row) throw missing();
+  const row = found(isId(id) && (await findCustomerRow(db, storeId, id)), 'Customer');
   return toCustomerOutput(row);
 }
 
@@ -87,7 +84,7 @@ export function deleteCustomer(db: Db, storeId: string, id: string): Promise<{ i
     await currentCustomer(id)(trx, storeId);
     await detachCustomerOrders(trx, storeId, id);
     await noteCustomerAddressesDeleted(trx, storeId, id);
-    return deleteRecord(trx, 'customers', storeId, id, missing);
+    return deleteRecord(trx, 'customers', storeId, id, 'Customer');
   });
 }
 
@@ -102,15 +99,13 @@ export async function updateCustomer(
   input: UpdateCustomerInput,
   passwordHash?: string,
 ): Promise<Customer> {
-  if (!isId(id)) throw missing();
-  const row = await withTx(db, async (trx) => {
+  const update = async (trx: Tx) => {
     const customFields = input.customFields && (await lockAndMergeCustomFields(trx, 'customers', storeId, id, input.customFields));
     if (input.customFields && customFields === undefined) return undefined;
     const changes = suppliedColumns({ custom_fields: customFields, password_hash: passwordHash });
     return updateCustomerRow(trx, storeId, id, { ...toProfileColumns(input), ...changes, updated_at: new Date() });
-  });
-  if (!row) throw missing();
-  return toCustomerOutput(row);
+  };
+  return toCustomerOutput(found(isId(id) && (await withTx(db, update)), 'Customer'));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../db/index.js';
-import { forbidden, notFound } from '../errors.js';
+import { forbidden, found } from '../errors.js';
 import { runList } from '../reads/index.js';
 import { hasScope, isId, iso, isoOrNull } from '../shared/index.js';
 import { type ImportEncoding, isImportEncoding, type Job, type JobError, type JobErrorsQuery, type JobListQuery } from './jobs.schema.js';
@@ -37,8 +37,6 @@ function encodingOf(params: Record<string, unknown>): ImportEncoding {
   return isImportEncoding(encoding) ? encoding : 'utf-8';
 }
 
-const missing = () => notFound('Job');
-
 /** The scopes that name resources: `products:read` -> `products`; `*` reads everything (null). */
 function readableResources(scopes: readonly string[]): string[] | null {
   if (hasScope(scopes, '*')) return null;
@@ -53,8 +51,7 @@ export async function listJobs(db: Db, storeId: string, scopes: readonly string[
 
 /** The job, if the store has it; 403 when the credential lacks the scope of its resource. */
 export async function getJob(db: Db, storeId: string, scopes: readonly string[], id: string, access: 'read' | 'write' = 'read') {
-  const row = isId(id) ? await findJob(db, storeId, id) : undefined;
-  if (!row) throw missing();
+  const row = found(isId(id) && (await findJob(db, storeId, id)), 'Job');
   assertScope(scopes, row, access);
   return row;
 }
@@ -78,12 +75,10 @@ export async function listJobErrors(db: Db, storeId: string, scopes: readonly st
  * progress commits before the cancel is decided.
  */
 export async function cancelJob(trx: Tx, kinds: JobKinds, storeId: string, scopes: readonly string[], id: string): Promise<Job> {
-  const before = isId(id) ? await lockJob(trx, storeId, id) : undefined;
-  if (!before) throw missing();
+  const before = found(isId(id) && (await lockJob(trx, storeId, id)), 'Job');
   assertScope(scopes, before, 'write');
   if (before.status !== 'queued' && before.status !== 'running') return toJobOutput(before);
-  const row = await requestCancel(trx, storeId, id);
-  if (!row) throw missing();
+  const row = found(await requestCancel(trx, storeId, id), 'Job');
   // a queued job never reaches a runner: what it kept goes now (a running one's runner removes it)
   if (before.status === 'queued') await kinds[row.type]?.cleanup(row);
   return toJobOutput(row);

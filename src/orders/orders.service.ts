@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { DB, Db, Tx } from '../db/index.js';
 import { withTx } from '../db/index.js';
-import { type ErrorDetail, notFound, validationError } from '../errors.js';
+import { type ErrorDetail, found, validationError } from '../errors.js';
 import { noteChange } from '../events/index.js';
 import { returnStock } from '../products/index.js';
 import { countedTotal, runList, selectByIds } from '../reads/index.js';
@@ -38,7 +38,6 @@ import {
 import { planOrderStock, takeOrderStock } from './stock.js';
 
 const GENERATION_ATTEMPTS = 8;
-const missing = () => notFound('Order');
 const json = (value: unknown) => JSON.stringify(value);
 const jsonOrNull = (value: object | null | undefined) => (value ? json(value) : null);
 
@@ -105,8 +104,7 @@ export function createOrder(db: Db, storeId: string, input: CreateOrderInput): P
 }
 
 export async function getOrder(db: Db, storeId: string, id: string): Promise<Order> {
-  const row = isId(id) ? await findOrderRow(db, storeId, id) : undefined;
-  if (!row) throw missing();
+  const row = found(isId(id) && (await findOrderRow(db, storeId, id)), 'Order');
   return toOrderOutput(row);
 }
 
@@ -127,16 +125,14 @@ export async function updateOrder(db: Db, storeId: string, id: string, input: Up
   if (input.restock && input.orderStatus?.trim() !== 'cancelled') {
     throw validationError([{ field: 'restock', in: 'body', message: 'only together with orderStatus "cancelled"' }]);
   }
-  if (!isId(id)) throw missing();
-  const row = await withTx(db, async (trx) => {
+  const update = async (trx: Tx) => {
     const now = new Date();
     const customFields = input.customFields && (await lockAndMergeCustomFields(trx, 'orders', storeId, id, input.customFields));
     if (input.customFields && customFields === undefined) return undefined;
     const restocked = input.restock === true && (await restock(trx, storeId, id, now));
     return updateOrderRow(trx, storeId, id, input, now, restocked, customFields);
-  });
-  if (!row) throw missing();
-  return toOrderOutput(row);
+  };
+  return toOrderOutput(found(isId(id) && (await withTx(db, update)), 'Order'));
 }
 
 /** Whether this call put the order's stock back (the first restock of a decrement order). */
@@ -159,7 +155,7 @@ export async function detachCustomerOrders(trx: Tx, storeId: string, customerId:
 
 /** Deletes the order (to undo a failed migration); stock is not put back: cancel with restock first for that. */
 export function deleteOrder(db: Db, storeId: string, id: string): Promise<{ id: string }> {
-  return withTx(db, (trx) => deleteRecord(trx, 'orders', storeId, id, missing));
+  return withTx(db, (trx) => deleteRecord(trx, 'orders', storeId, id, 'Order'));
 }
 
 export async function listOrders(db: Db, storeId: string, query: OrderListQuery) {

@@ -1,5 +1,5 @@
 import type { Tx } from '../db/index.js';
-import { notFound } from '../errors.js';
+import { found } from '../errors.js';
 import { lockedCurrent } from '../shared/index.js';
 import type { Variant } from './products.schema.js';
 import { getProduct } from './products.service.js';
@@ -17,7 +17,5 @@ export const currentProduct = (id: string) => lockedCurrent('products', id, getP
 export const currentVariant =
   (productId: string, variantId: string) =>
   async (trx: Tx, storeId: string): Promise<Variant> => {
-    const row = await lockVariantRow(trx, storeId, productId, variantId);
-    if (!row) throw notFound('Variant');
-    return toVariantOutput(row);
+    return toVariantOutput(found(await lockVariantRow(trx, storeId, productId, variantId), 'Variant'));
   };

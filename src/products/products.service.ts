@@ -1,7 +1,7 @@
 import type { Expression, SelectQueryBuilder, SqlBool } from 'kysely';
 import { productsInCollection, setProductCollections } from '../collections/index.js';
 import { type DB, type Db, type Tx, withTx } from '../db/index.js';
-import { AppError, notFound } from '../errors.js';
+import { AppError, found } from '../errors.js';
 import { storeMedia } from '../media/index.js';
 import {
   countedTotal,
@@ -34,8 +34,6 @@ import { applyVariantEntries, freshVariants, syncVariants } from './variants.ser
 
 export type { ProductContext };
 
-const missing = () => notFound('Product');
-
 /** Rows read with their relations (selectProductsWithRelations) -> full outputs, no further query. */
 function toProductOutputs(rows: ProductWithRelationsRow[]): Product[] {
   return rows.map((row) => toProductOutput(row, row.variant_rows.map(toVariantOutput), row.collection_ids));
@@ -48,8 +46,7 @@ export async function getProductsByIds(db: Db, storeId: string, ids: string[]): 
 
 export async function getProduct(db: Db, storeId: string, id: string): Promise<Product> {
   const [product] = await getProductsByIds(db, storeId, [id]);
-  if (!product) throw missing();
-  return product;
+  return found(product, 'Product');
 }
 
 /**
@@ -154,8 +151,7 @@ export async function updateProduct(
   ctx: ProductContext,
   importDigest?: string,
 ): Promise<Product> {
-  const current = isId(id) ? await lockProduct(db, storeId, id) : undefined;
-  if (!current) throw missing();
+  const current = found(isId(id) && (await lockProduct(db, storeId, id)), 'Product');
   const prepared = await prepareProduct(db, storeId, input, current, ctx);
   if (prepared.handle !== undefined) await assertHandleFree(db, storeId, id, prepared.handle);
   const columns = { ...prepared.columns, ...(prepared.handle !== undefined ? { handle: prepared.handle } : {}) };
@@ -169,7 +165,7 @@ export async function deleteProduct(db: Db, storeId: string, id: string): Promis
   return withTx(db, async (trx) => {
     // its collections lose it from their selectedProducts: their updatedAt and events (the cascade would not say)
     if (isId(id)) await setProductCollections(trx, storeId, id, []);
-    return deleteRecord(trx, 'products', storeId, id, missing);
+    return deleteRecord(trx, 'products', storeId, id, 'Product');
   });
 }
 

@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../db/index.js';
-import { notFound, validationError } from '../errors.js';
+import { found, validationError } from '../errors.js';
 import { runList } from '../reads/index.js';
 import { isId } from '../shared/index.js';
 import { variantValueLinker } from './option-attributes.js';
@@ -139,7 +139,7 @@ export async function applyVariantEntries(db: Tx, storeId: string, productId: st
 
 /** A product's variants, paged like every list (CONTRACT §9.3); its cursors are bound to the product. */
 export async function listVariants(db: Db, storeId: string, productId: string, query: VariantListQuery) {
-  if (!isId(productId) || !(await productExists(db, storeId, productId))) throw notFound('Product');
+  found(isId(productId) && (await productExists(db, storeId, productId)), 'Product');
   const base = selectProductVariants(db, storeId, productId);
   const { rows, pagination } = await runList(base, query, variantListSpec, { db, storeId, within: [productId] });
   return { data: rows.map(toVariantOutput), pagination };
@@ -151,8 +151,7 @@ export async function listVariants(db: Db, storeId: string, productId: string, q
  * polling products sees the change.
  */
 export async function updateVariant(db: Tx, storeId: string, productId: string, variantId: string, input: UpdateVariantInput) {
-  const current = await lockVariant(db, storeId, productId, variantId);
-  if (!current) throw notFound('Variant');
+  const current = found(await lockVariant(db, storeId, productId, variantId), 'Variant');
   const values = withEntry(current, input);
   const details = variantValueDetails(values, input, '');
   if (details.length) throw validationError(details);
@@ -169,8 +168,8 @@ export async function updateVariant(db: Tx, storeId: string, productId: string, 
  * the check that one stays; its updatedAt moves, as for any product change.
  */
 export async function deleteVariant(db: Tx, storeId: string, productId: string, variantId: string): Promise<{ id: string }> {
-  if (!isId(productId) || !(await lockProduct(db, storeId, productId))) throw notFound('Product');
-  if (!isId(variantId) || !(await lockVariant(db, storeId, productId, variantId))) throw notFound('Variant');
+  found(isId(productId) && (await lockProduct(db, storeId, productId)), 'Product');
+  found(isId(variantId) && (await lockVariant(db, storeId, productId, variantId)), 'Variant');
   if ((await countVariants(db, storeId, productId)) <= 1) {
     throw validationError([
       { field: 'variantId', in: 'path', message: 'is the product’s last variant: a product with options keeps at least one' },

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DB, Db, Tx } from '../db/index.js';
-import { type ErrorDetail, validationError } from '../errors.js';
+import { type ErrorDetail, found, validationError } from '../errors.js';
 import { isId } from './ids.js';
 
 type StoreTable = { [K in keyof DB]: DB[K] extends { store_id: string; id: string } ? K : never }[keyof DB];
@@ -54,18 +54,15 @@ export async function lockRecord(trx: Tx, table: StoreTable, storeId: string, id
 }
 
 /**
- * Deletes the store's record `id` from `table` and returns its id; `notFound()` when there is none.
+ * Deletes the store's record `id` from `table` and returns its id; 404 naming `what` when there is none.
  * The id guard here is the one every delete shares: callers other than HTTP (CLI, imports) pass
  * unchecked ids too.
  */
-export async function deleteRecord(db: Db, table: StoreTable, storeId: string, id: string, notFound: () => Error): Promise<{ id: string }> {
-  if (!isId(id)) throw notFound();
-  const deleted = await sql<{
-    id: string;
-  }>`delete from ${sql.table(table)} where store_id = ${storeId} and id = ${id} returning id`.execute(db);
-  const row = deleted.rows[0];
-  if (!row) throw notFound();
-  return { id: row.id };
+export async function deleteRecord(db: Db, table: StoreTable, storeId: string, id: string, what: string): Promise<{ id: string }> {
+  const deleted = isId(id)
+    ? await sql<{ id: string }>`delete from ${sql.table(table)} where store_id = ${storeId} and id = ${id} returning id`.execute(db)
+    : undefined;
+  return { id: found(deleted?.rows[0], what).id };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { DB, Db, Tx } from '../db/index.js';
-import { AppError, forbidden, invalidField, notFound } from '../errors.js';
+import { AppError, forbidden, found, invalidField } from '../errors.js';
 import { runList } from '../reads/index.js';
 import { isId, iso, isoOrNull, missingEventScope, newId, webUrlProblem } from '../shared/index.js';
 import { deleteReplayOf, insertReplay } from './replays.sql.js';
@@ -106,9 +106,7 @@ export async function createWebhook(trx: Tx, storeId: string, input: CreateWebho
 }
 
 export async function getWebhook(db: Db, storeId: string, id: string): Promise<Webhook> {
-  const row = isId(id) ? await selectWebhook(db, storeId, id) : undefined;
-  if (!row) throw notFound('Webhook');
-  return toWebhook(row);
+  return toWebhook(found(isId(id) && (await selectWebhook(db, storeId, id)), 'Webhook'));
 }
 
 export async function listWebhooks(db: Db, storeId: string, query: WebhookListQuery) {
@@ -129,7 +127,7 @@ export async function updateWebhook(
   if (input.events !== undefined || input.url !== undefined || input.enabled) {
     assertMayReceive(scopes, input.events ?? (await getWebhook(trx, storeId, id)).events);
   }
-  const row = await updateWebhookRow(
+  const changed = await updateWebhookRow(
     trx,
     storeId,
     id,
@@ -144,15 +142,13 @@ export async function updateWebhook(
     },
     input.enabled === true,
   );
-  if (!row) throw notFound('Webhook');
+  const row = found(changed, 'Webhook');
   if (input.enabled) await wakeWorkers(trx);
   return toWebhook(row);
 }
 
 export async function deleteWebhook(trx: Tx, storeId: string, id: string): Promise<{ id: string }> {
-  const row = await deleteWebhookRow(trx, storeId, id);
-  if (!row) throw notFound('Webhook');
-  return { id: row.id };
+  return { id: found(await deleteWebhookRow(trx, storeId, id), 'Webhook').id };
 }
 
 /** A `webhook.test` event for this webhook alone: not in the feed, delivered like any other. */
@@ -185,8 +181,7 @@ export async function listDeliveries(db: Db, storeId: string, webhookId: string,
 
 /** One delivery with its body and each attempt (time, duration, status, the first 4 KB of the answer, error). */
 export async function getDelivery(db: Db, storeId: string, webhookId: string, id: string): Promise<DeliveryDetail> {
-  const row = isId(webhookId) && isId(id) ? await selectDelivery(db, storeId, webhookId, id) : undefined;
-  if (!row) throw notFound('Delivery');
+  const row = found(isId(webhookId) && isId(id) && (await selectDelivery(db, storeId, webhookId, id)), 'Delivery');
   const attempts = await selectAttempts(db, storeId, id);
   return {
     ...toDelivery(row),
@@ -203,8 +198,7 @@ export async function getDelivery(db: Db, storeId: string, webhookId: string, id
 }
 
 export async function retryDelivery(trx: Tx, storeId: string, webhookId: string, id: string): Promise<Delivery> {
-  const row = isId(webhookId) && isId(id) ? await rescheduleDelivery(trx, storeId, webhookId, id) : undefined;
-  if (!row) throw notFound('Delivery');
+  const row = found(isId(webhookId) && isId(id) && (await rescheduleDelivery(trx, storeId, webhookId, id)), 'Delivery');
   await wakeWorkers(trx);
   return toDelivery(row);
 }
@@ -250,7 +244,5 @@ export async function replayWebhook(
 /** Stops the webhook's running replay: what it has not sent yet is not sent. 404 when none runs. */
 export async function stopReplay(trx: Tx, storeId: string, id: string): Promise<{ id: string }> {
   await getWebhook(trx, storeId, id);
-  const stopped = await deleteReplayOf(trx, storeId, id);
-  if (!stopped) throw notFound('Running replay');
-  return { id: stopped.id };
+  return { id: found(await deleteReplayOf(trx, storeId, id), 'Running replay').id };
 }
