@@ -186,10 +186,10 @@ const POLL_MS = 2_000;
 /** Starts this process's runner; the returned function stops it (a running job is released at its next batch). */
 export function startJobRunner(settings: RunnerSettings & { listen: Database['listen'] }): () => Promise<void> {
   let stopping = false;
-  const stop = startWakeLoop({
+  const loop = startWakeLoop({
     name: 'job runner',
     listen: settings.listen,
-    channel: JOBS_CHANNEL,
+    channels: [JOBS_CHANNEL],
     // lapsed leases are found by polling: at most a poll after the lease ends
     pollMs: POLL_MS,
     cycle: async () => ((await runOneJob(settings, { stopping: () => stopping })) ? 0 : POLL_MS),
@@ -197,6 +197,6 @@ export function startJobRunner(settings: RunnerSettings & { listen: Database['li
   });
   return async () => {
     stopping = true;
-    await stop();
+    await loop.stop();
   };
 }

@@ -73,5 +73,5 @@ export { ALL_SCOPES, hasScope } from './scopes.js';
 export { insertWithFreeSlug, slugBase, suppliedSlug, toSlug } from './slug.js';
 export { createStoreShares, type StoreShares } from './store-shares.js';
 export { type StoreSlot, takeStoreSlot } from './store-slots.js';
-export { startWakeLoop, type WakeLoopSettings } from './wake-loop.js';
+export { startWakeLoop, type WakeLoop, type WakeLoopSettings } from './wake-loop.js';
 export { looksLikeWebUrl, webUrlProblem } from './web-urls.js';

@@ -1,30 +1,51 @@
 import type { Database } from '../db/index.js';
 
 /**
- * A background loop of one process that sleeps until it is woken (a NOTIFY on its channel, through the
- * database's one listener mechanism), its own timer comes round, or it is stopped. Each cycle says how
+ * A background loop of one process that sleeps until it is woken (a NOTIFY on one of its channels, through
+ * the database's one listener mechanism), its own timer comes round, or it is stopped. Each cycle says how
  * long to sleep after it (0: go again at once). An error is logged and the loop sleeps `pollMs`.
  */
 export interface WakeLoopSettings {
   name: string;
   listen: Database['listen'];
-  channel: string;
+  /** a NOTIFY on any of them wakes the loop */
+  channels: readonly string[];
+  /** what a wake-up on `channel` says, noted before the loop wakes (the delivery worker: the feed moved) */
+  heard?: (channel: string) => void;
+  /** a listener was down, so a wake-up may be lost: noted before the loop wakes, and the next cycle finds the work */
+  lost?: () => void;
   pollMs: number;
   cycle: () => Promise<number>;
   log: { warn(object: object, message: string): void };
 }
 
-/** Starts the loop; the returned function stops it and waits for the current cycle to end. */
-export function startWakeLoop({ name, listen, channel, pollMs, cycle, log }: WakeLoopSettings): () => Promise<void> {
+export interface WakeLoop {
+  /** stops the loop and waits for the current cycle to end */
+  stop(): Promise<void>;
+  /** ends the current sleep without waking the next one (the delivery worker: an attempt freed its slot) */
+  nudge(): void;
+}
+
+export function startWakeLoop({ name, listen, channels, heard, lost, pollMs, cycle, log }: WakeLoopSettings): WakeLoop {
   let stopped = false;
   let woken = false;
-  let wakeSleeper: (() => void) | null = null;
+  let endSleep: (() => void) | null = null;
   const wake = () => {
     woken = true;
-    wakeSleeper?.();
+    endSleep?.();
   };
-  // A reset (the listener was down, so a wake-up may be lost) wakes it too: the next cycle finds the work.
-  const listener = listen(channel, { message: wake, reset: wake });
+  const listeners = channels.map((channel) =>
+    listen(channel, {
+      message: () => {
+        heard?.(channel);
+        wake();
+      },
+      reset: () => {
+        lost?.();
+        wake();
+      },
+    }),
+  );
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -32,14 +53,15 @@ export function startWakeLoop({ name, listen, channel, pollMs, cycle, log }: Wak
       const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
-        wakeSleeper = null;
+        endSleep = null;
         resolve();
       }
-      wakeSleeper = done;
+      endSleep = done;
     });
 
   const loop = (async () => {
     while (!stopped) {
+      // A wake-up that arrives from here on ends the sleep after this cycle; one that came before is served by it.
       woken = false;
       let pause: number;
       try {
@@ -52,10 +74,13 @@ export function startWakeLoop({ name, listen, channel, pollMs, cycle, log }: Wak
     }
   })();
 
-  return async () => {
-    stopped = true;
-    wake();
-    await loop;
-    await listener.close();
+  return {
+    stop: async () => {
+      stopped = true;
+      wake();
+      await loop;
+      await Promise.all(listeners.map((listener) => listener.close()));
+    },
+    nudge: () => endSleep?.(),
   };
 }

@@ -2,20 +2,23 @@ import { setMaxListeners } from 'node:events';
 import type { Config } from '../config.js';
 import type { Database, Db } from '../db/index.js';
 import { FEED_CHANNEL } from '../events/index.js';
+import { startWakeLoop } from '../shared/index.js';
 import { inSpan } from '../tracing/index.js';
 import { makeDeliveries } from './feed.sql.js';
+import { outcomeRecorder } from './outcome-recorder.js';
 import { type ReplaySending, sendReplayBatch } from './replay-batch.js';
 import { claimReplays, finishReplay } from './replays.sql.js';
 import { type AttemptOutcome, attempt } from './send.js';
 import { WAKE_CHANNEL } from './webhooks.sql.js';
-import { type Claimed, claimDue, nextDueAt, type Recorded, recordAttempts } from './worker.sql.js';
+import { type Claimed, claimDue, nextDueAt, type Recorded } from './worker.sql.js';
 
 /**
  * The delivery worker: every server process runs one. It makes the deliveries of newly committed events
  * (each webhook's cursor in the feed, feed.sql.ts) and of replays, claims due deliveries in turns across
  * stores (one statement that leases them), keeps up to MAX_IN_FLIGHT attempts running, records their
- * outcomes in batches, and sleeps until the next one is due, a wake-up arrives (an event committed, a
- * delivery to send now) or the poll comes round. See src/webhooks/README.md and docs/webhooks.md.
+ * outcomes in batches (outcome-recorder.ts), and sleeps on the shared wake loop (src/shared/wake-loop.ts)
+ * until the next one is due, a wake-up arrives (an event committed, a delivery to send now), an attempt
+ * frees its slot or the poll comes round. See src/webhooks/README.md and docs/webhooks.md.
  */
 
 interface WorkerLog {
@@ -67,184 +70,187 @@ const REPLAY_SLOTS = 4;
 const EVENTS_PER_CLAIM = 25;
 // Rounds per cycle at most: a big backlog of events is made in steps, with claims in between.
 const ROUNDS_PER_CYCLE = 5;
-const DISABLE_AFTER_DAYS = 3;
 // Retries spread over ±10% of their delay, so a receiver back from an outage is not hit by all at once.
 const JITTER = 0.1;
-// A write of outcomes that fails (the database was away, a deadlock) is tried again this often, then given
-// up: those attempts are retried when their lease ends.
-const RECORD_TRIES = 3;
 
 /** Starts the worker; the returned function stops it (in-flight attempts are cut and retried later). */
-export function startDeliveryWorker({ db, listen, config, log, onAttempt }: WorkerSettings): () => Promise<void> {
-  const leaseSeconds = Math.ceil(config.webhookTimeoutMs / 1000) + 30;
-  const inFlight = new AbortController();
-  // Every attempt in flight listens on it: more than Node's default 10 is expected, not a leak.
-  setMaxListeners(MAX_IN_FLIGHT + 8, inFlight.signal);
-  const running = new Set<Promise<void>>();
-  let stopped = false;
-  let woken = false;
-  // events may have committed since the deliveries were last made
-  let feedMoved = true;
-  let feedReadAt = 0;
-  let nudge: (() => void) | null = null;
-  const wake = () => {
-    woken = true;
-    nudge?.();
+export function startDeliveryWorker(settings: WorkerSettings): () => Promise<void> {
+  const worker = new DeliveryWorker(settings);
+  const loop = startWakeLoop({
+    name: 'webhook delivery worker',
+    listen: settings.listen,
+    channels: [WAKE_CHANNEL, FEED_CHANNEL],
+    heard: (channel) => {
+      if (channel === FEED_CHANNEL) worker.feedMoved = true;
+    },
+    // the listener was down: events may have committed unannounced, and the claim finds what is due
+    lost: () => {
+      worker.feedMoved = true;
+    },
+    pollMs: POLL_MS,
+    cycle: () => worker.cycle(),
+    log: settings.log,
+  });
+  // An attempt that ends frees its slot: the pause ends, so the next claim fills it.
+  worker.slotFreed = loop.nudge;
+  return async () => {
+    const stopping = loop.stop();
+    worker.cutAttempts();
+    await stopping;
+    await worker.settled();
   };
-  const feedWake = () => {
-    feedMoved = true;
-    wake();
-  };
-  const inFlightPerStore = new Map<string, number>();
-  // The walk of stores for the next claim starts after this one: turns go round.
-  let turnAfter = '';
-  let claimedAt = 0;
-  let replaysRunning = 0;
-  // A reset (the listener was down, so a wake-up may be lost) wakes it too: the claim finds what is due.
-  const listener = listen(WAKE_CHANNEL, { message: wake, reset: feedWake });
-  const feedListener = listen(FEED_CHANNEL, { message: feedWake, reset: feedWake });
-  const recorder = outcomeRecorder(db, log);
+}
 
-  // Until `ms` pass, a wake-up arrives or an attempt in flight ends.
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      if (woken || stopped) return resolve();
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        nudge = null;
-        resolve();
-      }
-      nudge = done;
+/**
+ * What one process's worker keeps between cycles: the attempts in flight (per store, for the fair share of
+ * slots), where the walk of stores resumes, when the feed was last read, the replays running.
+ */
+class DeliveryWorker {
+  /** events may have committed since the deliveries were last made */
+  feedMoved = true;
+  /** called when an attempt ends (set by the loop that runs the worker) */
+  slotFreed: () => void = () => {};
+  private readonly db: Db;
+  private readonly settings: WorkerSettings;
+  private readonly leaseSeconds: number;
+  private readonly inFlight = new AbortController();
+  private readonly running = new Set<Promise<void>>();
+  private readonly inFlightPerStore = new Map<string, number>();
+  private readonly recorder: ReturnType<typeof outcomeRecorder>;
+  private readonly replaying: ReplaySending;
+  private feedReadAt = 0;
+  /** the walk of stores for the next claim starts after this one: turns go round */
+  private turnAfter = '';
+  private claimedAt = 0;
+  private replaysRunning = 0;
+
+  constructor(settings: WorkerSettings) {
+    const { db, config, onAttempt } = settings;
+    this.db = db;
+    this.settings = settings;
+    this.leaseSeconds = Math.ceil(config.webhookTimeoutMs / 1000) + 30;
+    // Every attempt in flight listens on it: more than Node's default 10 is expected, not a leak.
+    setMaxListeners(MAX_IN_FLIGHT + 8, this.inFlight.signal);
+    this.recorder = outcomeRecorder(db, settings.log);
+    this.replaying = {
+      db,
+      send: (claimed, eventId, payload) => this.send({ ...claimed, event_id: eventId, payload }),
+      retryIn: (outcome, attemptNumber) => outcomeToRecord(outcome, attemptNumber, config.webhookRetrySchedule).retryInSeconds,
+      onAttempt: (outcome, seconds) => onAttempt?.(attemptResult(outcome), seconds),
+    };
+  }
+
+  /** One turn: make deliveries from the feed, claim what is due; answers how long to pause after it. */
+  async cycle(): Promise<number> {
+    await this.makeFromFeed();
+    const free = MAX_IN_FLIGHT - this.running.size;
+    const reserveOnly = free > 0 && free < REFILL && Date.now() - this.claimedAt >= RESERVE_CLAIM_MS;
+    if (this.running.size === 0 || free >= REFILL || reserveOnly) {
+      const after = this.turnAfter;
+      let claimed = await this.claim(free);
+      // The walk started mid-way and left slots free: the stores before it get their turn now.
+      if (after !== '' && claimed < free) claimed += await this.claim(MAX_IN_FLIGHT - this.running.size);
+      await this.claimReplayBatches();
+      // Every slot taken and more may be due: claim again as soon as slots free up.
+      if (claimed === free) return FEED_POLL_MS;
+    }
+    if (this.running.size > 0 || this.feedMoved) return FEED_POLL_MS;
+    const due = await nextDueAt(this.db);
+    return due ? Math.min(Math.max(due.getTime() - Date.now(), 10), FEED_POLL_MS) : FEED_POLL_MS;
+  }
+
+  /** Cuts the attempts in flight (they are retried when their lease ends). */
+  cutAttempts(): void {
+    this.inFlight.abort();
+  }
+
+  /** Resolves once every attempt that was running has ended and been recorded (or given up). */
+  async settled(): Promise<void> {
+    await Promise.allSettled(this.running);
+  }
+
+  // Deliveries of the events committed since the last round, and of replays, a bounded number of rounds.
+  private async makeFromFeed(): Promise<void> {
+    if (!this.feedMoved && Date.now() - this.feedReadAt < FEED_POLL_MS) return;
+    this.feedMoved = false;
+    this.feedReadAt = Date.now();
+    for (let round = 0; round < ROUNDS_PER_CYCLE; round++) {
+      const live = await makeDeliveries(this.db, null, HOOKS_PER_ROUND, EVENTS_PER_HOOK);
+      if (!live.more) return;
+    }
+    this.feedMoved = true;
+  }
+
+  private async claim(free: number): Promise<number> {
+    const stores = [...this.inFlightPerStore.keys()];
+    this.claimedAt = Date.now();
+    const claimed = await claimDue(this.db, {
+      limit: free,
+      slots: MAX_IN_FLIGHT,
+      maxShare: MAX_SHARE,
+      room: Math.max(0, MAX_SHARE - this.running.size),
+      leaseSeconds: this.leaseSeconds,
+      busy: { stores, counts: stores.map((store) => this.inFlightPerStore.get(store) ?? 0) },
+      after: this.turnAfter,
     });
+    for (const row of claimed) this.start(row.store_id, () => this.deliver(row));
+    // Next turn after the last store served; from the first again once the walk found too little.
+    this.turnAfter = claimed.length < free ? '' : claimed.reduce((last, row) => (row.store_id > last ? row.store_id : last), '');
+    return claimed.length;
+  }
 
-  const send = (claimed: Claimed) =>
-    attempt({
+  private async claimReplayBatches(): Promise<void> {
+    const room = Math.min(REPLAY_SLOTS - this.replaysRunning, MAX_IN_FLIGHT - this.running.size, MAX_SHARE - this.running.size);
+    if (room <= 0) return;
+    const claimed = await claimReplays(this.db, room, EVENTS_PER_CLAIM, this.leaseSeconds * EVENTS_PER_CLAIM);
+    for (const one of claimed) {
+      if (!one.events.length) {
+        await finishReplay(this.db, one);
+        continue;
+      }
+      this.replaysRunning++;
+      this.start(one.store_id, () => sendReplayBatch(this.replaying, one).finally(() => this.replaysRunning--));
+    }
+  }
+
+  /** Runs `work` in a slot of `storeId`'s; the slot is freed (and the pause ended) when it ends. */
+  private start(storeId: string, work: () => Promise<void>): void {
+    const perStore = this.inFlightPerStore;
+    perStore.set(storeId, (perStore.get(storeId) ?? 0) + 1);
+    const task = work()
+      .catch((error) => this.settings.log.warn({ err: error }, 'a webhook attempt failed to run'))
+      .finally(() => {
+        const left = (perStore.get(storeId) ?? 1) - 1;
+        if (left > 0) perStore.set(storeId, left);
+        else perStore.delete(storeId);
+        this.running.delete(task);
+        this.slotFreed();
+      });
+    this.running.add(task);
+  }
+
+  private async deliver(claimed: Claimed): Promise<void> {
+    const startedAt = new Date();
+    const started = performance.now();
+    const outcome = await inSpan('webhook attempt', attemptAttributes(claimed), () => this.send(claimed), outcomeAttributes);
+    const durationMs = performance.now() - started;
+    this.settings.onAttempt?.(attemptResult(outcome), durationMs / 1000);
+    const recorded = outcomeToRecord(outcome, claimed.attempts, this.settings.config.webhookRetrySchedule);
+    await this.recorder.record(claimed, { ...recorded, startedAt, durationMs });
+  }
+
+  private send(claimed: Claimed): Promise<AttemptOutcome> {
+    const { config } = this.settings;
+    return attempt({
       url: claimed.url,
       secret: claimed.secret,
       eventId: claimed.event_id,
       payload: claimed.payload,
       timeoutMs: config.webhookTimeoutMs,
       allowPrivate: config.webhookAllowPrivate,
-      signal: inFlight.signal,
+      signal: this.inFlight.signal,
     });
-
-  const deliver = async (claimed: Claimed) => {
-    const startedAt = new Date();
-    const started = performance.now();
-    const outcome = await inSpan('webhook attempt', attemptAttributes(claimed), () => send(claimed), outcomeAttributes);
-    const durationMs = performance.now() - started;
-    onAttempt?.(attemptResult(outcome), durationMs / 1000);
-    const recorded = outcomeToRecord(outcome, claimed.attempts, config.webhookRetrySchedule);
-    await recorder.record(claimed, { ...recorded, startedAt, durationMs });
-  };
-
-  const start = (storeId: string, work: () => Promise<void>) => {
-    inFlightPerStore.set(storeId, (inFlightPerStore.get(storeId) ?? 0) + 1);
-    const task = work()
-      .catch((error) => log.warn({ err: error }, 'a webhook attempt failed to run'))
-      .finally(() => {
-        const left = (inFlightPerStore.get(storeId) ?? 1) - 1;
-        if (left > 0) inFlightPerStore.set(storeId, left);
-        else inFlightPerStore.delete(storeId);
-        running.delete(task);
-        nudge?.();
-      });
-    running.add(task);
-  };
-
-  const replaying: ReplaySending = {
-    db,
-    send: (claimed, eventId, payload) => send({ ...claimed, event_id: eventId, payload }),
-    retryIn: (outcome, attemptNumber) => outcomeToRecord(outcome, attemptNumber, config.webhookRetrySchedule).retryInSeconds,
-    onAttempt: (outcome, seconds) => onAttempt?.(attemptResult(outcome), seconds),
-  };
-
-  const claimReplayBatches = async () => {
-    const room = Math.min(REPLAY_SLOTS - replaysRunning, MAX_IN_FLIGHT - running.size, MAX_SHARE - running.size);
-    if (room <= 0) return;
-    const claimed = await claimReplays(db, room, EVENTS_PER_CLAIM, leaseSeconds * EVENTS_PER_CLAIM);
-    for (const one of claimed) {
-      if (!one.events.length) {
-        await finishReplay(db, one);
-        continue;
-      }
-      replaysRunning++;
-      start(one.store_id, () => sendReplayBatch(replaying, one).finally(() => replaysRunning--));
-    }
-  };
-
-  // Deliveries of the events committed since the last round, and of replays, a bounded number of rounds.
-  const makeFromFeed = async () => {
-    if (!feedMoved && Date.now() - feedReadAt < FEED_POLL_MS) return;
-    feedMoved = false;
-    feedReadAt = Date.now();
-    for (let round = 0; round < ROUNDS_PER_CYCLE; round++) {
-      const live = await makeDeliveries(db, null, HOOKS_PER_ROUND, EVENTS_PER_HOOK);
-      if (!live.more) return;
-    }
-    feedMoved = true;
-  };
-
-  const claim = async (free: number) => {
-    const stores = [...inFlightPerStore.keys()];
-    claimedAt = Date.now();
-    const claimed = await claimDue(db, {
-      limit: free,
-      slots: MAX_IN_FLIGHT,
-      maxShare: MAX_SHARE,
-      room: Math.max(0, MAX_SHARE - running.size),
-      leaseSeconds,
-      busy: { stores, counts: stores.map((store) => inFlightPerStore.get(store) ?? 0) },
-      after: turnAfter,
-    });
-    for (const row of claimed) start(row.store_id, () => deliver(row));
-    // Next turn after the last store served; from the first again once the walk found too little.
-    turnAfter = claimed.length < free ? '' : claimed.reduce((last, row) => (row.store_id > last ? row.store_id : last), '');
-    return claimed.length;
-  };
-
-  const cycle = async () => {
-    // A wake-up that arrives from here on ends the pause below; one that came before is served by this claim
-    // (or, with too few free slots, by the claim made as the attempts in flight end).
-    woken = false;
-    await makeFromFeed();
-    const free = MAX_IN_FLIGHT - running.size;
-    const reserveOnly = free > 0 && free < REFILL && Date.now() - claimedAt >= RESERVE_CLAIM_MS;
-    if (running.size === 0 || free >= REFILL || reserveOnly) {
-      const after = turnAfter;
-      let claimed = await claim(free);
-      // The walk started mid-way and left slots free: the stores before it get their turn now.
-      if (after !== '' && claimed < free) claimed += await claim(MAX_IN_FLIGHT - running.size);
-      await claimReplayBatches();
-      // Every slot taken and more may be due: claim again as soon as slots free up.
-      if (claimed === free) return pause(FEED_POLL_MS);
-    }
-    if (running.size > 0 || feedMoved) return pause(FEED_POLL_MS);
-    const due = await nextDueAt(db);
-    await pause(due ? Math.min(Math.max(due.getTime() - Date.now(), 10), FEED_POLL_MS) : FEED_POLL_MS);
-  };
-
-  const loop = (async () => {
-    while (!stopped) {
-      try {
-        await cycle();
-      } catch (error) {
-        if (!stopped) log.warn({ err: error }, 'webhook delivery worker: retrying after an error');
-        await pause(POLL_MS);
-      }
-    }
-    await Promise.allSettled(running);
-  })();
-
-  return async () => {
-    stopped = true;
-    inFlight.abort();
-    wake();
-    await loop;
-    await listener.close();
-    await feedListener.close();
-  };
+  }
 }
 
 const attemptAttributes = (claimed: Claimed) => ({
@@ -259,44 +265,6 @@ const outcomeAttributes = (outcome: AttemptOutcome) => ({
   'storefront.attempt.result': attemptResult(outcome),
   ...(outcome.status === null ? {} : { 'http.response.status_code': outcome.status }),
 });
-
-/**
- * Writes attempts' outcomes as they finish: one statement for all that finished while the previous one ran
- * (under a backlog, a handful per write instead of a transaction each). `record` resolves once its outcome
- * is written (or given up), so an attempt holds its slot until then.
- */
-function outcomeRecorder(db: Db, log: WorkerLog) {
-  let queue: { claimed: Claimed; recorded: Recorded; done: () => void }[] = [];
-  let writing = false;
-  const drain = async () => {
-    writing = true;
-    while (queue.length) {
-      const batch = queue;
-      queue = [];
-      for (let tries = 1; ; tries++) {
-        try {
-          await recordAttempts(db, batch, DISABLE_AFTER_DAYS);
-          break;
-        } catch (error) {
-          if (tries >= RECORD_TRIES) {
-            log.warn({ err: error, attempts: batch.length }, 'recording webhook attempts failed; they are retried when their lease ends');
-            break;
-          }
-          await new Promise((resolve) => setTimeout(resolve, 200 * tries));
-        }
-      }
-      for (const entry of batch) entry.done();
-    }
-    writing = false;
-  };
-  return {
-    record: (claimed: Claimed, recorded: Recorded) =>
-      new Promise<void>((done) => {
-        queue.push({ claimed, recorded, done });
-        if (!writing) void drain();
-      }),
-  };
-}
 
 /** A success ends the delivery; a failure is retried after the schedule's next delay, or ends it as failed. */
 export function outcomeToRecord(
