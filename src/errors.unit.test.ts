@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import Fastify, { type FastifyError } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { fromDatabaseError, handleError, toAppError, UNIQUE_FIELDS } from './errors.js';
+import { AppError, found, fromDatabaseError, handleError, toAppError, UNIQUE_FIELDS } from './errors.js';
 
 const MIGRATIONS = new URL('../migrations/', import.meta.url);
 
@@ -82,4 +82,22 @@ describe('contention that outlived the retries', () => {
       await app.close();
     });
   }
+});
+
+describe('found: the one 404 of a lookup', () => {
+  it('returns what the lookup found, and names what it looked for when it found nothing', () => {
+    const row = { id: 'a' };
+    expect(found(row, 'Product')).toBe(row);
+    for (const nothing of [undefined, null, false]) {
+      const error = (() => {
+        try {
+          found(nothing, 'Product');
+        } catch (thrown) {
+          return thrown;
+        }
+      })();
+      expect(error).toBeInstanceOf(AppError);
+      expect(error).toMatchObject({ status: 404, code: 'NOT_FOUND', message: 'Product not found' });
+    }
+  });
 });

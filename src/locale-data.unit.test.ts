@@ -5,8 +5,8 @@ import { pathsWhere, REPO_ROOT, sourceFiles } from '../test/support/source-files
 /**
  * The server never asks ICU for locale data outside an error path. The first `toLocaleString`, `Intl.*` or
  * `localeCompare` of a process pages in part of ICU's data from the node binary, and those pages stay in its RSS
- * for good: one `toLocaleString('en')` in a schema built at start cost every server 4.5 MB (docs/performance.md,
- * "Memory"). Sorting for output uses code-unit order, which is also the same on every ICU version.
+ * for good: one `toLocaleString('en')` in a schema built at start cost every server 4.5 MB (docs/decisions.md,
+ * "No locale data in the server"). Sorting for output uses code-unit order, which is also the same on every ICU version.
  * `localeCompare` stays where it orders the details of a 400 (an error path; numeric order of `items[10]`).
  */
 const LOCALE_CALLS =

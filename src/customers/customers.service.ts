@@ -111,7 +111,7 @@ export async function updateCustomer(
 /**
  * A page of customers as their JSON texts, what the list sends: each customer's stored document while it is
  * current (customers.documents.ts), else the customer built from its row. Nothing of a documented row is
- * parsed, mapped or serialized (docs/performance.md, "Where the remaining time goes").
+ * parsed, mapped or serialized (docs/decisions.md, "Stored documents").
  */
 export function listCustomerTexts(db: Db, storeId: string, query: CustomerListQuery) {
   return sharedRead(db, `customers ${storeId} ${JSON.stringify(query)}`, async () => {

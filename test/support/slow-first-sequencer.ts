@@ -1,7 +1,7 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The suite's slowest files, slowest first (per-file durations of a fresh-clone CI run: docs/testing.md).
+ * The suite's slowest files, slowest first (per-file durations of a fresh-clone CI run: docs/performance-history/ci-runs.md).
  * vitest runs the files it has timings for longest first, but a fresh clone (CI) has none and runs larger
  * files first: these small but long files then started last, and a lane ended with one of them running alone.
  */
