@@ -79,7 +79,8 @@ export function startWakeLoop({ name, listen, channels, heard, lost, pollMs, cyc
       stopped = true;
       wake();
       await loop;
-      await Promise.all(listeners.map((listener) => listener.close()));
+      // one after the other: each may send an UNLISTEN on the process's one listening connection
+      for (const listener of listeners) await listener.close();
     },
     nudge: () => endSleep?.(),
   };
