@@ -1,6 +1,6 @@
 import type { Db } from '../db/index.js';
 import { type Tx, withTx } from '../db/index.js';
-import { AppError, invalidField, notFound } from '../errors.js';
+import { AppError, found, invalidField } from '../errors.js';
 import { noteUpdated } from '../events/index.js';
 import { runList } from '../reads/index.js';
 import { isId, iso, lockedCurrent, suppliedColumns } from '../shared/index.js';
@@ -25,8 +25,6 @@ import {
   updateLocationRow,
 } from './locations.sql.js';
 
-const missing = () => notFound('Location');
-
 export function toLocationOutput(row: LocationRow): Location {
   return {
     id: row.id,
@@ -41,9 +39,7 @@ export function toLocationOutput(row: LocationRow): Location {
 }
 
 async function findRow(db: Db, storeId: string, id: string): Promise<LocationRow> {
-  const row = isId(id) ? await findLocationRow(db, storeId, id) : undefined;
-  if (!row) throw missing();
-  return row;
+  return found(isId(id) && (await findLocationRow(db, storeId, id)), 'Location');
 }
 
 export async function getLocation(db: Db, storeId: string, id: string): Promise<Location> {
