@@ -35,6 +35,7 @@ interface Job {
   updated: number;
   failed: number;
   encoding: string;
+  warnings: number;
   createdAt: string;
   finishedAt: string | null;
 }
@@ -58,7 +59,7 @@ function uploadForm(session: ConsoleSession): string {
 }
 
 async function errorRows(api: ConsoleApi, session: ConsoleSession, id: string) {
-  const rows: { line: number; column: string | null; code: string; message: string }[] = [];
+  const rows: { line: number; column: string | null; level: string; code: string; message: string }[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < ERROR_PAGES; page++) {
     const answer = await api.get(session, `/jobs/${id}/errors`, { limit: '250', cursor });
@@ -81,14 +82,16 @@ function progressSection(session: ConsoleSession, job: Job, errors: Awaited<Retu
     [dryRun ? 'Would create' : 'Created', job.created],
     [dryRun ? 'Would update' : 'Updated', job.updated],
     [dryRun ? 'Would refuse' : 'Refused', job.failed],
+    [dryRun ? 'Would change or make up' : 'Changed or made up', job.warnings],
   ]);
   const cancel = running(job)
     ? html`<form method="post" action="${`${path}/cancel`}">!${csrfField(session)}<button type="submit" class="secondary">Cancel</button></form>`
     : '';
   const download = job.failed > 0 && !running(job) ? html`<p><a href="${`${path}/failed-rows`}" download>Download failed rows</a></p>` : '';
-  const rows = errors.map((error) => [error.line, error.column, error.code, error.message]);
+  // warnings are values the job changed or made up in lines it applied: the level says which a row is
+  const rows = errors.map((error) => [error.line, error.column, error.level, error.code, error.message]);
   return html`<section id="progress" aria-live="polite"!${live}>!${counters}!${cancel}!${download}
-<h2>Errors</h2>!${table('Errors', ['Line', 'Column', 'Code', 'Message'], rows)}</section>`;
+<h2>Errors and warnings</h2>!${table('Errors and warnings', ['Line', 'Column', 'Level', 'Code', 'Message'], rows)}</section>`;
 }
 
 export function registerImportsScreen(router: ConsoleRouter, { api }: ScreenDeps): void {

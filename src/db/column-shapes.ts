@@ -92,5 +92,8 @@ export type InventoryBehaviour = 'bypass' | 'decrement';
 /** jobs.status (migrations/0015_jobs.sql) */
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
+/** job_errors.level (migrations/0110_job_warnings.sql): a refused line, or a value changed or made up */
+export type JobErrorLevel = 'error' | 'warning';
+
 /** webhook_deliveries.status (migrations/0013_webhooks.sql) */
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';

@@ -6,6 +6,7 @@ export type {
   CustomFieldValue,
   DeliveryStatus,
   InventoryBehaviour,
+  JobErrorLevel,
   JobStatus,
   ProductOption,
   ReturnConfig,

@@ -3,7 +3,7 @@
  * Please do not edit it manually.
  */
 
-import type { CheckedText, CollectionCondition, ComputedByDatabase, CustomFields, DeliveryStatus, InventoryBehaviour, JobStatus, JsonDocument, JsonDocumentWithDefault, KeptByTrigger, ProductOption, ReturnConfig, StoredCartItem, StoredOrderAddress, StoredRefund, StoredStockMove, StoredTrackingInfo } from "./column-shapes.js";
+import type { CheckedText, CollectionCondition, ComputedByDatabase, CustomFields, DeliveryStatus, InventoryBehaviour, JobErrorLevel, JobStatus, JsonDocument, JsonDocumentWithDefault, KeptByTrigger, ProductOption, ReturnConfig, StoredCartItem, StoredOrderAddress, StoredRefund, StoredStockMove, StoredTrackingInfo } from "./column-shapes.js";
 import type { ColumnType } from "kysely";
 
 export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
@@ -203,8 +203,10 @@ export interface JobErrors {
   column_name: string | null;
   details: JsonDocumentWithDefault<unknown[]>;
   job_id: string;
+  level: CheckedText<JobErrorLevel>;
   line: number;
   message: string;
+  seq: Generated<number>;
   source: Json | null;
   store_id: string;
 }
@@ -238,6 +240,7 @@ export interface Jobs {
   type: string;
   updated: Generated<number>;
   updated_at: Generated<Timestamp>;
+  warnings: Generated<number>;
 }
 
 export interface JobTurns {

@@ -168,7 +168,7 @@ async function applyBatch(
   dryRun: { trx: Tx; keys: DryRunKeys } | null,
 ) {
   const outcome: BatchOutcome & { applied: number } = {
-    progress: { processed: 0, created: 0, updated: 0, failed: 0, positionBytes: 0, positionLine: 0 },
+    progress: { processed: 0, created: 0, updated: 0, failed: 0, warnings: 0, positionBytes: 0, positionLine: 0 },
     errors: [],
     applied: 0,
   };
@@ -202,9 +202,12 @@ async function applyBatch(
       dryRun && isParsed(lineRead) && typeof applied === 'string' ? await dryRun.keys.judge(dryRun.trx, lineRead.value, applied) : applied;
     const kept = given[index];
     if (dryRun && (result === 'created' || result === 'updated') && isParsed(kept)) rememberApplied(dryRun.keys, line, kept);
-    if (result === 'unchanged') progress.updated++;
-    else if (typeof result === 'string') progress[result]++;
-    else {
+    if (typeof result === 'string') {
+      progress[result === 'unchanged' ? 'updated' : result]++;
+      const warnings = warningRows(line);
+      progress.warnings += warnings.length;
+      outcome.errors.push(...warnings);
+    } else {
       progress.failed++;
       if (result !== null) outcome.errors.push(result instanceof AppError ? errorRow(line, result) : result);
     }
@@ -297,6 +300,21 @@ async function applyLine(
     if (appError.status >= 500) settings.log.error({ err: error, line: line.line }, 'import line failed with an internal error');
     return errorRow(line, appError);
   }
+}
+
+/**
+ * The warning rows of an applied line (a refused one changed nothing): each a row of its record, numbered
+ * after the rows of that record (a record may have several: its handle and its SKU).
+ */
+function warningRows(line: FileLine): JobErrorInput[] {
+  if (!isCsvLine(line) || !line.warnings) return [];
+  const perRecord = new Map<number, number>();
+  return line.warnings.map((warning) => {
+    const seq = (perRecord.get(warning.line) ?? 0) + 1;
+    perRecord.set(warning.line, seq);
+    const details = [{ field: warning.field, in: 'body', message: warning.message }];
+    return { line: warning.line, level: 'warning', seq, code: warning.code, message: warning.message, details, column: warning.column };
+  });
 }
 
 function errorRow(line: FileLine, error: AppError): JobErrorInput {

@@ -1,5 +1,5 @@
 import type { AppError } from '../errors.js';
-import type { CellSource } from '../platforms/index.js';
+import type { CellSource, LineWarning } from '../platforms/index.js';
 
 /** One line of an import file: its number (from 1, blank lines counted) and where the next line starts. */
 export interface FileLine {
@@ -69,6 +69,8 @@ export interface CsvLine extends FileLine {
   sources: ReadonlyMap<string, CellSource>;
   /** manual collections to join, by title path (src/platforms/types.ts `LayoutLine`) */
   collections?: readonly (readonly string[])[];
+  /** the values the layout changed or made up: warning rows when the line is applied */
+  warnings?: readonly LineWarning[];
   /**
    * the cells of each record from `line` to `positionLine`, as the file has them (a failed line's source);
    * null when they were too large to keep (csv-source.ts)

@@ -22,23 +22,24 @@ export function selectJobList(db: Db, storeId: string, readable: string[] | null
   return base;
 }
 
-// Errors come in line order only (the query takes no sort and no updatedSince): both keys are the line.
+// Errors come in line order only (the query takes no sort and no updatedSince): both keys are the line, and a
+// row's id its line and its place among the line's rows (a record may have several warnings, 0110).
 export const errorListSpec: ListSpec<readonly ['createdAt']> = {
   path: '/jobs/{id}/errors',
   sorts: { createdAt: sql`line`, updatedAt: sql`line` },
-  idColumn: sql`line`,
+  idColumn: sql`(line::bigint * 1000000 + seq)`,
   search: () => sql`true`,
 };
 
 export function selectJobErrors(db: Db, storeId: string, jobId: string) {
   return db
     .selectFrom('job_errors')
-    .select(['line', 'code', 'message', 'details', 'column_name'])
+    .select(['line', 'level', 'code', 'message', 'details', 'column_name'])
     .where('store_id', '=', storeId)
     .where('job_id', '=', jobId);
 }
 
-/** Up to `limit` of a job's error rows after `afterLine` that kept their line's source, in line order. */
+/** Up to `limit` of a job's error rows (never warnings) after `afterLine` that kept their line's source, in line order. */
 export function selectErrorSources(db: Db, storeId: string, jobId: string, afterLine: number, limit: number) {
   return db
     .selectFrom('job_errors')
@@ -46,6 +47,7 @@ export function selectErrorSources(db: Db, storeId: string, jobId: string, after
     .where('store_id', '=', storeId)
     .where('job_id', '=', jobId)
     .where('line', '>', afterLine)
+    .where('level', '=', 'error')
     .where('source', 'is not', null)
     .orderBy('line')
     .limit(limit)

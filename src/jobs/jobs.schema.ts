@@ -11,6 +11,9 @@ export const IMPORT_ENCODINGS = ['utf-8', 'windows-1252', 'iso-8859-1'] as const
 export type ImportEncoding = (typeof IMPORT_ENCODINGS)[number];
 export const isImportEncoding = (value: unknown): value is ImportEncoding => (IMPORT_ENCODINGS as readonly unknown[]).includes(value);
 
+/** Every value job_errors.level may hold (its CHECK, migrations/0110_job_warnings.sql). */
+export const JOB_ERROR_LEVELS = ['error', 'warning'] as const;
+
 export const Job = Type.Object(
   {
     id: RecordId,
@@ -28,6 +31,10 @@ export const Job = Type.Object(
       description:
         "how the file's bytes are read: `utf-8`, or a CSV's `windows-1252` (not valid UTF-8, or so named) or `iso-8859-1` (named by the upload's charset)",
     }),
+    warnings: Type.Integer({
+      description:
+        'values the import changed or made up so far (a handle made a slug, a SKU the file did not give, a value trimmed): rows of GET /jobs/{id}/errors with level "warning"',
+    }),
     createdAt: CreatedAt,
     startedAt: Nullable(Described(Timestamp, 'when a worker started it; null: still queued')),
     finishedAt: Nullable(Described(Timestamp, 'when it ended; null: not yet')),
@@ -42,7 +49,13 @@ export const JobError = Type.Object(
       description: 'the line of the file, counted from 1 (blank lines count); in a CSV file the record, the header row being 1',
     }),
     column: Nullable(Type.String({ description: 'a CSV file: the header of the offending cell; null otherwise' })),
-    code: Type.String({ description: 'the error code the API gives for the same body' }),
+    level: StringEnum(JOB_ERROR_LEVELS, {
+      description: '`error`: the line was refused; `warning`: the line was applied, with a value changed or made up (the code says which)',
+    }),
+    code: Type.String({
+      description:
+        'an error: the error code the API gives for the same body; a warning: VALUE_CHANGED, VALUE_GENERATED or VALUE_TRIMMED',
+    }),
     message: Type.String({ description: 'what is wrong, in English' }),
     details: Type.Array(
       Type.Object({
@@ -53,7 +66,7 @@ export const JobError = Type.Object(
       { description: 'one entry per field at fault, as the API gives them' },
     ),
   },
-  { title: 'JobError', description: 'one line of the file the job refused' },
+  { title: 'JobError', description: 'one line of the file the job refused, or one value it changed or made up (a warning)' },
 );
 export type JobError = Static<typeof JobError>;
 

@@ -25,6 +25,7 @@ export function toJobOutput(row: JobRow): Job {
     updated: row.updated,
     failed: row.failed,
     encoding: encodingOf(row.params),
+    warnings: row.warnings,
     createdAt: iso(row.created_at),
     startedAt: isoOrNull(row.started_at),
     finishedAt: isoOrNull(row.finished_at),
@@ -65,7 +66,12 @@ export async function listJobErrors(db: Db, storeId: string, scopes: readonly st
   await getJob(db, storeId, scopes, id);
   const params = { ...query, sort: 'createdAt' };
   const { rows, pagination } = await runList(selectJobErrors(db, storeId, id), params, errorListSpec, { db, storeId, within: [id] });
-  const data = rows.map(({ column_name, ...row }) => ({ ...row, column: column_name, details: row.details as JobError['details'] }));
+  const data = rows.map(({ column_name, level, ...row }) => ({
+    ...row,
+    column: column_name,
+    level,
+    details: row.details as JobError['details'],
+  }));
   return { data, pagination };
 }
 

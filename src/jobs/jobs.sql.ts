@@ -117,9 +117,12 @@ export async function renewLease(db: Db, held: Held, leaseSeconds: number): Prom
  * First statement of a batch's transaction: locks the job row if this runner still holds it (so no one
  * claims it mid-batch, and a cancel waits for the batch). Undefined: the lease was lost, do nothing.
  */
-export async function lockHeldJob(trx: Tx, held: Held): Promise<{ cancel_requested: boolean; failed: number } | undefined> {
-  const { rows } = await sql<{ cancel_requested: boolean; failed: number }>`
-    SELECT cancel_requested, failed FROM jobs
+export async function lockHeldJob(
+  trx: Tx,
+  held: Held,
+): Promise<{ cancel_requested: boolean; failed: number; warnings: number } | undefined> {
+  const { rows } = await sql<{ cancel_requested: boolean; failed: number; warnings: number }>`
+    SELECT cancel_requested, failed, warnings FROM jobs
     WHERE store_id = ${held.store_id} AND id = ${held.id} AND lease_token = ${held.token} AND status = 'running'
     FOR UPDATE`.execute(trx);
   return rows[0];
@@ -131,6 +134,8 @@ export interface BatchProgress {
   created: number;
   updated: number;
   failed: number;
+  /** warning rows the batch's lines produced (values changed or made up: CONTRACT §10.4) */
+  warnings: number;
   positionBytes: number;
   positionLine: number;
 }
@@ -139,6 +144,7 @@ export async function advanceJob(trx: Tx, held: Held, progress: BatchProgress, l
   await sql`
     UPDATE jobs SET processed = processed + ${progress.processed}, created = created + ${progress.created},
       updated = updated + ${progress.updated}, failed = failed + ${progress.failed},
+      warnings = warnings + ${progress.warnings},
       position_bytes = ${progress.positionBytes}, position_line = ${progress.positionLine},
       lease_until = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
     WHERE store_id = ${held.store_id} AND id = ${held.id} AND lease_token = ${held.token}`.execute(trx);
@@ -174,6 +180,10 @@ export async function requestCancel(trx: Tx, storeId: string, id: string): Promi
 
 export interface JobErrorInput {
   line: number;
+  /** 'error': the line was refused (the default); 'warning': the line was applied with a value changed or made up */
+  level?: 'error' | 'warning';
+  /** its place among the rows of its line (a record may have several warnings); 0 for an error */
+  seq?: number;
   code: string;
   message: string;
   details: unknown[];
@@ -198,6 +208,8 @@ export async function insertJobErrors(trx: Tx, held: Held, errors: JobErrorInput
         store_id: held.store_id,
         job_id: held.id,
         line: error.line,
+        level: error.level ?? 'error',
+        seq: error.seq ?? 0,
         code: error.code,
         message: error.message,
         details: JSON.stringify(error.details),
@@ -208,6 +220,16 @@ export async function insertJobErrors(trx: Tx, held: Held, errors: JobErrorInput
     .execute();
 }
 
+/** Deletes a job's newest `count` warning rows (an error row needs their room: the cap counts errors first). */
+export async function deleteNewestWarnings(trx: Tx, held: Held, count: number): Promise<void> {
+  if (count <= 0) return;
+  await sql`
+    DELETE FROM job_errors e USING (
+      SELECT line, seq FROM job_errors WHERE store_id = ${held.store_id} AND job_id = ${held.id} AND level = 'warning'
+      ORDER BY line DESC, seq DESC LIMIT ${count}
+    ) d WHERE e.store_id = ${held.store_id} AND e.job_id = ${held.id} AND e.line = d.line AND e.seq = d.seq`.execute(trx);
+}
+
 const FINISHED = sql`status IN ('succeeded', 'failed', 'cancelled')`;
 const expired = (retentionDays: number) => sql`${FINISHED} AND finished_at < now() - make_interval(days => ${retentionDays})`;
 
@@ -216,9 +238,9 @@ export async function deleteExpiredJobErrors(db: Db, retentionDays: number, size
   const result = await sql`
     DELETE FROM job_errors e USING (
       SELECT x.store_id, x.job_id, x.line FROM jobs j CROSS JOIN LATERAL (
-        SELECT store_id, job_id, line FROM job_errors WHERE store_id = j.store_id AND job_id = j.id LIMIT ${size}
+        SELECT store_id, job_id, line, seq FROM job_errors WHERE store_id = j.store_id AND job_id = j.id LIMIT ${size}
       ) x WHERE ${expired(retentionDays)} LIMIT ${size}
-    ) d WHERE e.store_id = d.store_id AND e.job_id = d.job_id AND e.line = d.line`.execute(db);
+    ) d WHERE e.store_id = d.store_id AND e.job_id = d.job_id AND e.line = d.line AND e.seq = d.seq`.execute(db);
   return Number(result.numAffectedRows ?? 0n);
 }
 

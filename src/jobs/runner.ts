@@ -6,6 +6,7 @@ import {
   advanceJob,
   type BatchProgress,
   claimJob,
+  deleteNewestWarnings,
   finishHeldJob,
   type Held,
   handBack,
@@ -148,11 +149,27 @@ async function oneBatch(trx: Tx, held: Held, work: (trx: Tx) => Promise<BatchOut
     return 'cancelled' as const;
   }
   const { progress, errors } = await work(trx);
-  // rows stored so far = min(failed, cap): every failed line had its row until the cap
-  await insertJobErrors(trx, held, errors.slice(0, Math.max(0, MAX_ERROR_ROWS - state.failed)));
+  await keepRows(trx, held, state, errors);
   await advanceJob(trx, held, progress, leaseSeconds);
   if (turns?.length !== 0 && (await othersWaiting(trx, held, turns))) return 'turn over' as const;
   return 'continue' as const;
+}
+
+/**
+ * The batch's error and warning rows within the cap, errors first (CONTRACT §10.4): the rows a job has are
+ * min(failed, cap) error rows and min(warnings, cap - those) warning rows, so both counts follow from the
+ * counters; an error that needs a warning's room deletes the newest warning row.
+ */
+async function keepRows(trx: Tx, held: Held, state: { failed: number; warnings: number }, rows: JobErrorInput[]) {
+  const errors = rows.filter((row) => row.level !== 'warning');
+  const warnings = rows.filter((row) => row.level === 'warning');
+  const errorsBefore = Math.min(state.failed, MAX_ERROR_ROWS);
+  const warningsBefore = Math.min(state.warnings, MAX_ERROR_ROWS - errorsBefore);
+  const errorsAfter = Math.min(state.failed + errors.length, MAX_ERROR_ROWS);
+  const warningsAfter = Math.min(state.warnings + warnings.length, MAX_ERROR_ROWS - errorsAfter);
+  await deleteNewestWarnings(trx, held, warningsBefore - warningsAfter);
+  const kept = [...errors.slice(0, errorsAfter - errorsBefore), ...warnings.slice(0, Math.max(0, warningsAfter - warningsBefore))];
+  await insertJobErrors(trx, held, kept);
 }
 
 async function settle(settings: RunnerSettings, job: JobRow, held: Held, ending: Ending): Promise<void> {

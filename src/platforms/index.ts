@@ -38,5 +38,7 @@ export {
   type CsvResource,
   type LayoutLine,
   type LayoutReader,
+  type LineWarning,
+  type WarningCode,
 } from './types.js';
 export { WOO_PRODUCT_COLUMNS, type WooProductColumn, wooProductColumn } from './woocommerce/product-columns.js';

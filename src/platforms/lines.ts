@@ -1,5 +1,5 @@
 import type { AppError } from '../errors.js';
-import type { CellSource, CsvHeader, CsvRecord, LayoutLine, LayoutReader } from './types.js';
+import type { CellSource, CsvHeader, CsvRecord, LayoutLine, LayoutReader, LineWarning, WarningCode } from './types.js';
 
 /**
  * What layouts share: building an import line value with the cell each field came from, reading numbers
@@ -10,8 +10,15 @@ import type { CellSource, CsvHeader, CsvRecord, LayoutLine, LayoutReader } from 
 export class LineBuilder {
   readonly value: Record<string, unknown> = {};
   readonly sources = new Map<string, CellSource>();
+  readonly warnings: LineWarning[] = [];
 
   constructor(readonly first: CsvRecord) {}
+
+  /** notes a value the line changed or made up, at the cell of `field` (or the line's first record) */
+  warn(code: WarningCode, field: string, message: string, at?: CellSource): void {
+    const cell = at ?? this.sources.get(field);
+    this.warnings.push({ code, field, message, line: cell?.line ?? this.first.line, column: cell?.column ?? null });
+  }
 
   /** remembers the cell a path came from (the path of a nested value: "variants[2].price") */
   source(path: string, line: number, column: string | undefined): void {
@@ -28,7 +35,8 @@ export class LineBuilder {
   }
 
   done(lastLine: number): LayoutLine {
-    return { line: this.first.line, lastLine, value: this.value, sources: this.sources };
+    const line = { line: this.first.line, lastLine, value: this.value, sources: this.sources };
+    return this.warnings.length > 0 ? { ...line, warnings: this.warnings } : line;
   }
 }
 

@@ -26,6 +26,24 @@ export interface CellSource {
   column: string;
 }
 
+/** The codes of a warning (CONTRACT §10.4): a value the import changed, made up, or cut to fit. */
+export type WarningCode = 'VALUE_CHANGED' | 'VALUE_GENERATED' | 'VALUE_TRIMMED';
+
+/**
+ * A value of the file the line does not keep as it is, said by the layout that changed or made it (so a dry
+ * run, which reads the file through the same layout, reports exactly what the real run does). The job writes
+ * it as a row of GET /jobs/{id}/errors with level "warning" when the line is applied.
+ */
+export interface LineWarning {
+  code: WarningCode;
+  /** the record and the column of the cell (the record the value belongs to when the file had no cell) */
+  line: number;
+  column: string | null;
+  /** the field of the line, as an error detail names it: `handle`, `variants[2].sku` */
+  field: string;
+  message: string;
+}
+
 /**
  * One import line made by a layout from one or more consecutive records.
  * - `value`: the line (the body the resource's POST takes, with its natural key); absent when `error` is set.
@@ -47,6 +65,8 @@ export interface LayoutLine {
    * and the ids of the last ones set as the line's `selectedCollections` before it is applied
    */
   collections?: readonly (readonly string[])[];
+  /** what the line changed or made up (lines.ts `LineBuilder.warn`) */
+  warnings?: readonly LineWarning[];
 }
 
 /** Turns the records of one file, in order, into import lines. One reader per job run (it keeps state). */
