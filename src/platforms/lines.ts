@@ -1,4 +1,5 @@
-import type { AppError } from '../errors.js';
+import { type AppError, validationError } from '../errors.js';
+import { suppliedSlug, toSlug } from '../shared/index.js';
 import type { CellSource, CsvHeader, CsvRecord, LayoutLine, LayoutReader, LineWarning, WarningCode } from './types.js';
 
 /**
@@ -15,7 +16,7 @@ export class LineBuilder {
   constructor(readonly first: CsvRecord) {}
 
   /** notes a value the line changed or made up, at the cell of `field` (or the line's first record) */
-  warn(code: WarningCode, field: string, message: string, at?: CellSource): void {
+  warn(code: WarningCode, field: string, message: string, at?: { line: number; column: string | null }): void {
     const cell = at ?? this.sources.get(field);
     this.warnings.push({ code, field, message, line: cell?.line ?? this.first.line, column: cell?.column ?? null });
   }
@@ -54,6 +55,21 @@ export function putKeys<T>(into: Record<string, T>, from: Record<string, T>): vo
   for (const [key, value] of Object.entries(from)) putKey(into, key, value);
 }
 
+/**
+ * A handle the file gives, as the store keeps it (the slug rule of CONTRACT §6), set under `handle`: when
+ * that is not the file's text, the line says so (VALUE_CHANGED with both values, or VALUE_TRIMMED when the
+ * slug was cut to its 255 characters). A handle with nothing usable stays as given (the product's checks
+ * refuse it).
+ */
+export function setHandle(line: LineBuilder, given: string, at: CellSource): void {
+  const slug = suppliedSlug(given);
+  line.set('handle', slug || given, at.line, at.column);
+  if (slug === '' || slug === given) return;
+  if (toSlug(given).length > slug.length)
+    line.warn('VALUE_TRIMMED', 'handle', `The handle "${given}" was cut to ${slug.length} characters: "${slug}"`, at);
+  else line.warn('VALUE_CHANGED', 'handle', `The handle "${given}" was made the slug "${slug}"`, at);
+}
+
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
@@ -83,6 +99,31 @@ export function booleanCell(cell: string): boolean | undefined {
   if (['true', 'yes', '1'].includes(lower)) return true;
   if (['false', 'no', '0'].includes(lower)) return false;
   return undefined;
+}
+
+/**
+ * The products a file has given so far, by key (a handle): the rows of one product are one block (CONTRACT
+ * §10.4), so a product's rows seen again after another product's are an error of those rows, and the first
+ * block stands unchanged (without this the later rows replaced the product: 12 variants became 1). One
+ * entry per product of the file.
+ */
+export class ProductBlocks {
+  private readonly firstLines = new Map<string, number>();
+
+  /**
+   * null when `key` starts its first block (noted at `first.line`); else the error line of the repeated
+   * block's records, naming `column` (the key's header).
+   */
+  repeated(key: string, first: CsvRecord, lastLine: number, column: string): LayoutLine | null {
+    const earlier = this.firstLines.get(key);
+    if (earlier === undefined || earlier === first.line) {
+      this.firstLines.set(key, first.line);
+      return null;
+    }
+    const message = `"${key}" was given on line ${earlier}, before another product's rows: a product's rows are one block, so these are not imported`;
+    const error = validationError([{ field: 'handle', in: 'body', message }], `The rows of a product must be consecutive: ${message}`);
+    return errorLine(first, lastLine, error, column);
+  }
 }
 
 /** How many records one group (a product's rows) may have, and what the lines beyond it say. */

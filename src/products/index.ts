@@ -1,6 +1,6 @@
 /** The public surface of products: what other folders may use. */
 
-export { MAX_VARIANTS } from './options.js';
+export { MAX_VARIANTS, skuOf } from './options.js';
 export { rebuildProductDocuments } from './products.documents.js';
 export { importProductLine } from './products.import.js';
 export { productRecordKind, registerProductRoutes } from './products.routes.js';

@@ -1,7 +1,7 @@
 import { validationError } from '../../errors.js';
 import { MAX_VARIANTS } from '../../products/index.js';
 import { suppliedSlug } from '../../shared/index.js';
-import { type GroupLimits, groupingReader, LineBuilder, listCell, missingOf, putKey } from '../lines.js';
+import { type GroupLimits, groupingReader, LineBuilder, listCell, missingOf, ProductBlocks, putKey, setHandle } from '../lines.js';
 import type { CsvLayout, CsvRecord, LayoutLine } from '../types.js';
 import { SHOPIFY_PRODUCT_KEY_COLUMNS, type ShopifyTarget } from './product-columns.js';
 import { cellOf, resolve, type ShopifyFile } from './product-file.js';
@@ -39,7 +39,9 @@ function productFields(file: ShopifyFile, line: LineBuilder, record: CsvRecord):
   const text = (target: ShopifyTarget) => cellOf(record, by[target]) || undefined;
   const title = text('title');
   // the key of the line: a product without a handle gets its title's slug (a re-run finds it again)
-  line.set('handle', text('handle') ?? (title ? suppliedSlug(title) : undefined), record.line, by.handle?.header ?? by.title?.header);
+  const handle = text('handle');
+  if (handle !== undefined && by.handle) setHandle(line, handle, { line: record.line, column: by.handle.header });
+  else line.set('handle', title ? suppliedSlug(title) : undefined, record.line, by.handle?.header ?? by.title?.header);
   line.set('title', title, record.line, by.title?.header);
   const description = by.description ? (record.cells[by.description.index] ?? '') : '';
   line.set('description', description.trim() === '' ? undefined : description, record.line, by.description?.header);
@@ -108,12 +110,20 @@ export const shopifyProducts: CsvLayout = {
   name: 'shopify-products',
   format: 'shopify',
   resource: 'products',
+  // a resumed job reads the rows before its resume point again, unapplied: the handles given so far (ProductBlocks)
+  replaysOnResume: true,
   missingColumns: (header) => missingOf(header, [SHOPIFY_PRODUCT_KEY_COLUMNS.handle, SHOPIFY_PRODUCT_KEY_COLUMNS.title]),
   open(header) {
     const file = resolve(header);
+    const blocks = new ProductBlocks();
+    const column = file.by.handle?.header ?? 'Handle';
     return groupingReader(
       (record, group) => continues(file, record, group),
-      (records) => buildProduct(file, records),
+      (records) => {
+        const handle = handleOf(file, records[0]);
+        const last = records[records.length - 1].line;
+        return (handle !== '' && blocks.repeated(handle, records[0], last, column)) || buildProduct(file, records);
+      },
       productRowLimits(file),
     );
   },
