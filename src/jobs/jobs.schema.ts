@@ -53,8 +53,7 @@ export const JobError = Type.Object(
       description: '`error`: the line was refused; `warning`: the line was applied, with a value changed or made up (the code says which)',
     }),
     code: Type.String({
-      description:
-        'an error: the error code the API gives for the same body; a warning: VALUE_CHANGED, VALUE_GENERATED or VALUE_TRIMMED',
+      description: 'an error: the error code the API gives for the same body; a warning: VALUE_CHANGED, VALUE_GENERATED or VALUE_TRIMMED',
     }),
     message: Type.String({ description: 'what is wrong, in English' }),
     details: Type.Array(

@@ -237,7 +237,7 @@ const expired = (retentionDays: number) => sql`${FINISHED} AND finished_at < now
 export async function deleteExpiredJobErrors(db: Db, retentionDays: number, size: number): Promise<number> {
   const result = await sql`
     DELETE FROM job_errors e USING (
-      SELECT x.store_id, x.job_id, x.line FROM jobs j CROSS JOIN LATERAL (
+      SELECT x.store_id, x.job_id, x.line, x.seq FROM jobs j CROSS JOIN LATERAL (
         SELECT store_id, job_id, line, seq FROM job_errors WHERE store_id = j.store_id AND job_id = j.id LIMIT ${size}
       ) x WHERE ${expired(retentionDays)} LIMIT ${size}
     ) d WHERE e.store_id = d.store_id AND e.job_id = d.job_id AND e.line = d.line AND e.seq = d.seq`.execute(db);

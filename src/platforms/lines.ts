@@ -1,4 +1,5 @@
 import { type AppError, validationError } from '../errors.js';
+import { skuOf } from '../products/index.js';
 import { suppliedSlug, toSlug } from '../shared/index.js';
 import type { CellSource, CsvHeader, CsvRecord, LayoutLine, LayoutReader, LineWarning, WarningCode } from './types.js';
 
@@ -68,6 +69,25 @@ export function setHandle(line: LineBuilder, given: string, at: CellSource): voi
   if (toSlug(given).length > slug.length)
     line.warn('VALUE_TRIMMED', 'handle', `The handle "${given}" was cut to ${slug.length} characters: "${slug}"`, at);
   else line.warn('VALUE_CHANGED', 'handle', `The handle "${given}" was made the slug "${slug}"`, at);
+}
+
+/**
+ * A variant the file gives no SKU: the one the store would make (the line's handle and the values' slugs),
+ * set in the line and, when `warn`, said (VALUE_GENERATED), so the job reports the SKU it made up.
+ */
+export function generateSku(
+  line: LineBuilder,
+  path: string,
+  attributes: Record<string, string>,
+  at: { line: number; column: string | null },
+  warn = true,
+): string | undefined {
+  const handle = line.value.handle;
+  if (typeof handle !== 'string') return undefined;
+  const sku = skuOf(handle, attributes);
+  line.source(`${path}sku`, at.line, at.column ?? undefined);
+  if (warn) line.warn('VALUE_GENERATED', `${path}sku`, `The file gives no SKU: the variant's SKU was made "${sku}"`, at);
+  return sku;
 }
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;

@@ -172,9 +172,7 @@ describe('forbidden keys in files', () => {
     ].join('\n');
     const { job, errors } = await importCsv(t, store, 'products', file);
     expect(job).toMatchObject({ status: 'succeeded', created: 1, failed: 3 });
-    expect(
-      errors.map((row: { line: number; column: string; code: string; message: string }) => [row.line, row.column, row.code, row.message]),
-    ).toEqual([
+    expect(errors.map((row) => [row.line, row.column, row.code, row.message])).toEqual([
       [3, '__proto__', 'VALIDATION_ERROR', '`__proto__` is not allowed as a key'],
       [4, 'constructor', 'VALIDATION_ERROR', '`constructor` is not allowed as a key'],
       [5, 'Option1 Value', 'VALIDATION_ERROR', '`prototype` is not allowed as a key'],

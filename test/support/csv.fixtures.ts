@@ -13,14 +13,35 @@ export function postCsv(t: TestContext, store: TestStore, resource: string, body
   return t.call(store, 'POST', `/imports?resource=${resource}${query}`, body, CSV);
 }
 
-/** Imports a CSV and runs its job to the end: the finished job and its error rows. */
+/** A row of GET /jobs/{id}/errors. */
+export interface JobRow {
+  line: number;
+  column: string | null;
+  level: string;
+  code: string;
+  message: string;
+  details: { field: string; in: string; message: string }[];
+}
+
+/**
+ * Imports a CSV and runs its job to the end: the finished job, its error rows (level "error") and its
+ * warning rows (values changed or made up, level "warning").
+ */
 export async function importCsv(t: TestContext, store: TestStore, resource: string, body: string | Buffer, query = '') {
   const posted = await postCsv(t, store, resource, body, query);
   if (posted.status !== 202) throw new Error(`POST /imports: ${posted.status} ${JSON.stringify(posted.body)}`);
   await runStoreJobs(t, store);
   const job = (await t.call(store, 'GET', `/jobs/${posted.body.data.id}`)).body.data;
-  const errors = (await t.call(store, 'GET', `/jobs/${posted.body.data.id}/errors?limit=100`)).body.data;
-  return { job, errors };
+  const rows: JobRow[] = [];
+  for (let cursor = ''; ; ) {
+    const page = (await t.call(store, 'GET', `/jobs/${posted.body.data.id}/errors?limit=100${cursor}`)).body;
+    rows.push(...page.data);
+    if (!page.pagination.nextCursor) break;
+    cursor = `&cursor=${encodeURIComponent(page.pagination.nextCursor)}`;
+  }
+  const errors = rows.filter((row) => row.level === 'error').map(({ level, ...row }) => row);
+  const warnings = rows.filter((row) => row.level === 'warning').map(({ level, ...row }) => row);
+  return { job, errors, warnings };
 }
 
 /** GET /exports/{resource}?format=shopify as the store's admin: the CSV text (a 200 is expected). */

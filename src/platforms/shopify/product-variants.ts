@@ -1,6 +1,4 @@
-import { skuOf } from '../../products/index.js';
-import type { LineBuilder } from '../lines.js';
-import { numberCell, putKey, putKeys } from '../lines.js';
+import { generateSku, type LineBuilder, numberCell, putKey, putKeys } from '../lines.js';
 import type { CsvRecord } from '../types.js';
 import { INVENTORY_TRACKER, imageFieldKey, type ShopifyTarget } from './product-columns.js';
 import { cellOf, type FileColumn, type ShopifyFile } from './product-file.js';
@@ -144,32 +142,11 @@ export function readVariants(file: ShopifyFile, line: LineBuilder, records: read
     });
     line.source(`${path}attributes`, record.line, slots[0].value?.header);
     const { values, custom } = variantCells(file, line, record, path, false);
-    if (values.sku === undefined) generatedSku(file, line, record, path, values, attributes);
+    values.sku ??= generateSku(line, path, attributes, { line: record.line, column: file.by.sku?.header ?? null });
     variants.push({ attributes, ...values, ...(Object.keys(custom).length > 0 ? { customFields: custom } : {}) });
   }
   line.value.options = names.map((name, i) => ({ name, values: [...optionValues[i].keys()] }));
   // exactly the combinations the rows list (CONTRACT §10.4): never one the file does not have
   line.value.variants = variants;
   line.value.variantsExactly = true;
-}
-
-/**
- * A variant row without a SKU gets the one the store would make (the handle and the values' slugs), set in
- * the line and said (VALUE_GENERATED), so the job reports the SKU it made up.
- */
-function generatedSku(
-  file: ShopifyFile,
-  line: LineBuilder,
-  record: CsvRecord,
-  path: string,
-  values: Record<string, unknown>,
-  attributes: Record<string, string>,
-): void {
-  const handle = line.value.handle;
-  if (typeof handle !== 'string') return;
-  const sku = skuOf(handle, attributes);
-  values.sku = sku;
-  const at = { line: record.line, column: file.by.sku?.header ?? null };
-  line.source(`${path}sku`, at.line, at.column ?? undefined);
-  line.warn('VALUE_GENERATED', `${path}sku`, `The file gives no SKU: the variant's SKU was made "${sku}"`, at);
 }

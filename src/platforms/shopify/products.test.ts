@@ -202,7 +202,7 @@ describe('Shopify product CSV, current headers', () => {
     const file = [header, ...rows].map((row) => csvRow(row)).join('\n');
     const { job, errors } = await importCsv(t, store, 'products', file);
     expect(job).toMatchObject({ status: 'succeeded', total: 5, created: 1, failed: 4 });
-    expect(errors.map((e: { line: number; column: string; code: string }) => [e.line, e.column, e.code])).toEqual([
+    expect(errors.map((e) => [e.line, e.column, e.code])).toEqual([
       [4, 'Price', 'VALIDATION_ERROR'],
       [5, 'Title', 'VALIDATION_ERROR'],
       [6, 'Product image URL', 'VALIDATION_ERROR'],

@@ -1,7 +1,7 @@
 import { invalidField, validationError } from '../../errors.js';
 import { MAX_VARIANTS } from '../../products/index.js';
 import { suppliedSlug, toSlug } from '../../shared/index.js';
-import { groupingReader, LineBuilder, listCell, missingOf, numberCell, putKey } from '../lines.js';
+import { groupingReader, LineBuilder, listCell, missingOf, numberCell, ProductBlocks, putKey, setHandle } from '../lines.js';
 import type { CsvHeader, CsvLayout, CsvRecord, LayoutLine } from '../types.js';
 import { GRAMS_PER, type WooTarget, wooProductColumn } from './product-columns.js';
 import { readVariations, type WooParent } from './variations.js';
@@ -87,6 +87,8 @@ const categoriesOf = (cell: string) =>
 interface WooMemory {
   parents: Map<string, WooParent>;
   slugOwners: Map<string, string>;
+  /** the products given so far: a product row seen again after others is an error (one block per product) */
+  blocks: ProductBlocks;
 }
 
 /**
@@ -103,13 +105,14 @@ function nameHandle(name: string, id: string, slugOwners: Map<string, string>): 
   return `${suppliedSlug(slug.slice(0, 240))}-${toSlug(id)}`;
 }
 
-function productLine(file: WooFile, record: CsvRecord, { parents, slugOwners }: WooMemory): LayoutLine {
+function productLine(file: WooFile, record: CsvRecord, { parents, slugOwners, blocks }: WooMemory): LayoutLine {
   const line = new LineBuilder(record);
   const { by } = file;
   const at = (field: string, value: unknown, column: WooColumn | undefined) => line.set(field, value, record.line, column?.header);
   const name = wooCell(record, by.name);
   const slug = wooCell(record, by.slug);
-  at('handle', slug || (name ? nameHandle(name, wooCell(record, by.id), slugOwners) : undefined), by.slug ?? by.name);
+  if (slug && by.slug) setHandle(line, slug, { line: record.line, column: by.slug.header });
+  else at('handle', name ? nameHandle(name, wooCell(record, by.id), slugOwners) : undefined, by.name);
   at('title', name || undefined, by.name);
   const description = by.description ? (record.cells[by.description.index] ?? '') : '';
   at('description', description.trim() === '' ? undefined : description, by.description);
@@ -128,24 +131,23 @@ function productLine(file: WooFile, record: CsvRecord, { parents, slugOwners }: 
   const { price, compare, priceColumn, compareColumn } = pricesOf(file, record);
   line.set('price', price, record.line, priceColumn);
   line.set('comparePrice', compare, record.line, compareColumn);
-  const options = /\bvariable\b/.test(typeOf(file, record)) ? optionsOf(file, record) : [];
-  if (options.length > 0) {
-    line.value.options = options;
-    file.attributes.forEach((slot, i) => {
-      line.source(`options[${i}]`, record.line, slot.name?.header);
-    });
-    for (const column of [by.sku, by.stock, by.weight]) keep(column);
-  } else {
+  const variable = /\bvariable\b/.test(typeOf(file, record));
+  // a variable product's options and variants come from its variation rows (variations.ts): its own SKU,
+  // stock and weight are no simple product's, and its attributes stay in customFields like a simple one's
+  if (variable) for (const column of [by.sku, by.stock, by.weight]) keep(column);
+  else {
     at('sku', wooCell(record, by.sku) || undefined, by.sku);
     at('totalStock', numberCell(wooCell(record, by.stock)), by.stock);
     at('weightGrams', gramsOf(file, record), by.weight);
-    for (const slot of file.attributes) for (const column of [slot.name, slot.values]) keep(column);
   }
+  for (const slot of file.attributes) for (const column of [slot.name, slot.values]) keep(column);
   if (Object.keys(customFields).length > 0) line.value.customFields = customFields;
-  const done = line.done(record.line);
   const handle = line.value.handle;
-  if (options.length > 0 && typeof handle === 'string') {
-    const parent = { handle, title: name, options };
+  const repeated = typeof handle === 'string' && blocks.repeated(handle, record, record.line, (by.slug ?? by.name)?.header ?? 'Name');
+  if (repeated) return repeated;
+  const done = line.done(record.line);
+  if (variable && typeof handle === 'string') {
+    const parent: WooParent = { handle, title: name, attributes: attributesOf(file, record), variations: [] };
     const id = wooCell(record, by.id);
     const sku = wooCell(record, by.sku);
     if (id) parents.set(`id:${id}`, parent);
@@ -156,8 +158,8 @@ function productLine(file: WooFile, record: CsvRecord, { parents, slugOwners }: 
   return categories.length > 0 ? { ...done, collections: categories } : done;
 }
 
-/** A variable row's options: each Attribute N with a name and values (comma-separated). */
-function optionsOf(file: WooFile, record: CsvRecord): { name: string; values: string[] }[] {
+/** A variable row's attributes: each Attribute N with a name and values (comma-separated). */
+function attributesOf(file: WooFile, record: CsvRecord): { name: string; values: string[] }[] {
   return file.attributes.flatMap((slot) => {
     const name = wooCell(record, slot.name);
     const values = listCell(wooCell(record, slot.values));
@@ -201,7 +203,7 @@ export const wooProducts: CsvLayout = {
   missingColumns: (header) => missingOf(header, [['Type'], ['Name']]),
   open(header) {
     const file = resolve(header);
-    const memory: WooMemory = { parents: new Map(), slugOwners: new Map() };
+    const memory: WooMemory = { parents: new Map(), slugOwners: new Map(), blocks: new ProductBlocks() };
     const reader = groupingReader(
       (record, group) =>
         isVariation(file, record) && isVariation(file, group[0]) && wooCell(record, file.by.parent) === wooCell(group[0], file.by.parent),
