@@ -23,11 +23,12 @@ export function selectJobList(db: Db, storeId: string, readable: string[] | null
 }
 
 // Errors come in line order only (the query takes no sort and no updatedSince): both keys are the line, and a
-// row's id its line and its place among the line's rows (a record may have several warnings, 0110).
+// row's id its line and its place among the line's rows (a record may have several warnings, 0110), written as
+// the 24 hex digits a cursor's id is (zero-padded, so their order is the numbers' order).
 export const errorListSpec: ListSpec<readonly ['createdAt']> = {
   path: '/jobs/{id}/errors',
   sorts: { createdAt: sql`line`, updatedAt: sql`line` },
-  idColumn: sql`(line::bigint * 1000000 + seq)`,
+  idColumn: sql`lpad(to_hex(line::bigint * 1000000 + seq), 24, '0')`,
   search: () => sql`true`,
 };
 

@@ -35,6 +35,7 @@ export async function importCsv(t: TestContext, store: TestStore, resource: stri
   const rows: JobRow[] = [];
   for (let cursor = ''; ; ) {
     const page = (await t.call(store, 'GET', `/jobs/${posted.body.data.id}/errors?limit=100${cursor}`)).body;
+    if (!page.data) throw new Error(JSON.stringify(page));
     rows.push(...page.data);
     if (!page.pagination.nextCursor) break;
     cursor = `&cursor=${encodeURIComponent(page.pagination.nextCursor)}`;
