@@ -59,12 +59,12 @@ export const WOO_PRODUCT_COLUMNS: readonly WooProductColumn[] = [
   {
     header: /^attribute \d+ name$/i,
     target: 'attributeName',
-    lands: 'variable: option name; variation: the attribute; simple: customFields',
+    lands: 'variation: the attribute; variable: the option its variations name (and customFields); simple: customFields',
   },
   {
     header: /^attribute \d+ value\(s\)$/i,
     target: 'attributeValues',
-    lands: 'variable: option values (comma-separated); variation: its value (empty: any); simple: customFields',
+    lands: 'variable: the option values (comma-separated; and customFields); variation: its value (empty: any); simple: customFields',
   },
 ];
 

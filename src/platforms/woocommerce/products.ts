@@ -181,6 +181,15 @@ function variationLine(file: WooFile, records: readonly CsvRecord[], parents: Ma
     const error = invalidField('parent', 'names no variable product earlier in the file (by id:<ID> or SKU)');
     return { line: first.line, lastLine: records[records.length - 1].line, error, sources };
   }
+  if (parent.variations.length + records.length > MAX_VARIANTS) {
+    const sources = new Map([['variants', { line: first.line, column: file.by.parent?.header ?? 'Parent' }]]);
+    return {
+      line: first.line,
+      lastLine: records[records.length - 1].line,
+      error: tooManyVariations(parent.variations.length + records.length),
+      sources,
+    };
+  }
   const line = new LineBuilder(first);
   line.set('handle', parent.handle, first.line, file.by.parent?.header);
   line.set('title', parent.title, first.line, file.by.parent?.header);
