@@ -2021,6 +2021,8 @@ export interface components {
              * @enum {string}
              */
             encoding: "utf-8" | "windows-1252" | "iso-8859-1";
+            /** @description values the import changed or made up so far (a handle made a slug, a SKU the file did not give, a value trimmed): rows of GET /jobs/{id}/errors with level "warning" */
+            warnings: number;
             /**
              * Format: date-time
              * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
@@ -2037,13 +2039,18 @@ export interface components {
              */
             finishedAt: string | null;
         };
-        /** @description one line of the file the job refused */
+        /** @description one line of the file the job refused, or one value it changed or made up (a warning) */
         JobError: {
             /** @description the line of the file, counted from 1 (blank lines count); in a CSV file the record, the header row being 1 */
             line: number;
             /** @description a CSV file: the header of the offending cell; null otherwise */
             column: string | null;
-            /** @description the error code the API gives for the same body */
+            /**
+             * @description `error`: the line was refused; `warning`: the line was applied, with a value changed or made up (the code says which)
+             * @enum {string}
+             */
+            level: "error" | "warning";
+            /** @description an error: the error code the API gives for the same body; a warning: VALUE_CHANGED, VALUE_GENERATED or VALUE_TRIMMED */
             code: string;
             /** @description what is wrong, in English */
             message: string;
