@@ -16,10 +16,13 @@ export interface Job {
   created: number;
   updated: number;
   failed: number;
+  /** values the job changed or made up (rows of /errors with level "warning"); absent from an older server */
+  warnings?: number;
 }
 
 interface JobError {
   line: number;
+  level?: 'error' | 'warning';
   /** a CSV record's offending column (its header), when there is one */
   column?: string | null;
   code: string;
@@ -99,14 +102,20 @@ async function follow(api: Api, job: Job, pollMs: number): Promise<Job> {
   }
 }
 
-/** Where the failed lines are: the first few on stderr, and the URL of all of them. */
+/**
+ * Where the failed lines and the values changed or made up (warnings) are: the first few rows on stderr, and
+ * the URL of all of them. A warning never fails the import (its line was imported), but it is never silent.
+ */
 async function reportErrors(api: Api, job: Job): Promise<void> {
   const errors = await api.json<JobError[]>('GET', `/jobs/${job.id}/errors?limit=${ERRORS_SHOWN}`);
-  process.stderr.write(`${job.failed} line(s) failed; the first ${errors.length}:\n`);
+  const warnings = job.warnings ?? 0;
+  const counts = [job.failed > 0 ? `${job.failed} line(s) failed` : '', warnings > 0 ? `${warnings} value(s) changed or made up` : ''];
+  process.stderr.write(`${counts.filter(Boolean).join(', ')}; the first ${errors.length}:\n`);
   for (const error of errors) {
     const detail = error.details[0];
     const where = error.column ? `line ${error.line} (${error.column})` : `line ${error.line}`;
-    process.stderr.write(`  ${where}: ${error.code} ${detail ? `${detail.field} ${detail.message}` : error.message}\n`);
+    const level = error.level === 'warning' ? 'warning ' : '';
+    process.stderr.write(`  ${where}: ${level}${error.code} ${detail ? `${detail.field} ${detail.message}` : error.message}\n`);
   }
   process.stderr.write(`all of them: ${api.base}/jobs/${job.id}/errors\n`);
 }
@@ -150,10 +159,11 @@ export async function runImport(api: Api, options: ImportOptions): Promise<{ sum
     const job = await upload(api, options);
     jobId = job.id;
     const done = await follow(api, job, options.pollMs ?? 1000);
-    if (done.failed > 0) await reportErrors(api, done);
+    if (done.failed > 0 || (done.warnings ?? 0) > 0) await reportErrors(api, done);
     const seconds = (Date.now() - started) / 1000;
-    const { id, status, total, processed, created, updated, failed } = done;
-    const summary = { job: id, status, ...(options.dryRun ? { dryRun: true } : {}), total, processed, created, updated, failed, seconds };
+    const { id, status, total, processed, created, updated, failed, warnings = 0 } = done;
+    const counters = { total, processed, created, updated, failed, warnings };
+    const summary = { job: id, status, ...(options.dryRun ? { dryRun: true } : {}), ...counters, seconds };
     return { summary, exitCode: status === 'succeeded' && failed === 0 ? 0 : 1 };
   } finally {
     release();
