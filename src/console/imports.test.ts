@@ -84,6 +84,18 @@ describe('the Imports screen', () => {
     expect(fixed.body).not.toContain('Download failed rows');
   });
 
+  it('shows the level of each row: a value changed or made up is a warning, counted', async () => {
+    const store = await t.newStore();
+    const client = await signIn(t.app, store);
+    const body = 'Handle,Title,Option1 Name,Option1 Value,Variant SKU,Variant Price\ncanasto-360º,Canasto,Size,S,,5\n';
+    const page = await uploadAndRun(client, store, 'import', body);
+    expect(page.body).toMatch(/Changed or made up<\/dt><dd>2<\/dd>/);
+    expect(page.body).toContain('<td>2</td><td>Handle</td><td>warning</td><td>VALUE_CHANGED</td>');
+    expect(page.body).toContain('<td>2</td><td>Variant SKU</td><td>warning</td><td>VALUE_GENERATED</td>');
+    // a warning is no failed line: nothing to download
+    expect(page.body).not.toContain('>Download failed rows</a>');
+  });
+
   it('refuses an upload without the CSRF token (no job), and another store reaches none of its jobs', async () => {
     const a = await t.newStore();
     const b = await t.newStore();
