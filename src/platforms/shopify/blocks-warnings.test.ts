@@ -100,6 +100,18 @@ describe('Shopify products: warning rows (CONTRACT §10.4)', () => {
     expect(cup.variants.map((v: Variant) => v.sku).sort()).toEqual(['cup-m', 'cup-s']);
   });
 
+  it('a handle cut to its 255 characters is VALUE_TRIMMED', async () => {
+    const store = await t.newStore();
+    const long = `${'a'.repeat(250)}-${'b'.repeat(20)}`;
+    const { errors, warnings } = await importCsv(t, store, 'products', file([[long, 'Long', 'Title', 'Default Title', '', '', 'l-1', 1]]));
+    expect(errors).toEqual([]);
+    const cut = `${'a'.repeat(250)}-bbbb`;
+    expect(warnings.map((w) => [w.line, w.column, w.code, w.message])).toEqual([
+      [2, 'Handle', 'VALUE_TRIMMED', `The handle "${long}" was cut to 255 characters: "${cut}"`],
+    ]);
+    expect((await productByHandle(t, store, cut)).title).toBe('Long');
+  });
+
   it("Shopify's partner sample (apparel.csv, no SKUs): one VALUE_GENERATED per variant, the same in a dry run", async () => {
     const body = csvFixture('shopify-partners-apparel.csv');
     const real = await importCsv(t, await t.newStore(), 'products', body);
