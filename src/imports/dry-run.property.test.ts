@@ -26,7 +26,7 @@ async function runJobs(store: TestStore) {
   while (await runOneJob({ db: t.database.db, kinds, leaseSeconds: 30, log: quiet }, { storeId: store.id })) {}
 }
 
-/** What a run reports: its counters and its error rows. */
+/** What a run reports: its counters and its error and warning rows. */
 async function report(store: TestStore, body: string, contentType: string, dryRun: boolean) {
   const posted = await t.call(store, 'POST', `/imports?resource=products${dryRun ? '&dryRun=true' : ''}`, body, {
     'content-type': contentType,
@@ -34,9 +34,9 @@ async function report(store: TestStore, body: string, contentType: string, dryRu
   expect(posted.status, JSON.stringify(posted.body)).toBe(202);
   await runJobs(store);
   const id = posted.body.data.id;
-  const { status, total, processed, created, updated, failed } = (await t.call(store, 'GET', `/jobs/${id}`)).body.data;
+  const { status, total, processed, created, updated, failed, warnings } = (await t.call(store, 'GET', `/jobs/${id}`)).body.data;
   const errors = (await t.call(store, 'GET', `/jobs/${id}/errors?limit=100`)).body.data;
-  return { counters: { status, total, processed, created, updated, failed }, errors };
+  return { counters: { status, total, processed, created, updated, failed, warnings }, errors };
 }
 
 /** A store holding the starting data: a product `b` with sizes, and `shared` with one variant SKU. */
@@ -56,6 +56,7 @@ async function expectSameReports(body: string, contentType: string) {
   const dry = await report(await startingStore(), body, contentType, true);
   const real = await report(await startingStore(), body, contentType, false);
   expect(dry).toEqual(real);
+  return real;
 }
 
 // Handles that repeat, differ only by case or slug, and name the store's own products.
@@ -88,14 +89,34 @@ const sizeOfTheFirst: NdjsonLine[] = [
 ];
 
 const csvRecord = fc.record({ handle, title: fc.constantFrom('One', 'Two', ''), size: fc.constantFrom('S', 'M', ''), price, sku });
+type CsvRecord = typeof csvRecord extends fc.Arbitrary<infer T> ? T : never;
+
+function shopifyCsv(records: CsvRecord[]): string {
+  const header = ['Handle', 'Title', 'Option1 Name', 'Option1 Value', 'Variant Price', 'Variant SKU'];
+  const rows = records.map((r) => [r.handle, r.title, r.size ? 'Size' : 'Title', r.size || 'Default Title', r.price, r.sku ?? '']);
+  return [header, ...rows].map((row) => csvRow(row)).join('\n');
+}
 
 describe('a dry run reports what the real run then does', () => {
-  it("for WooCommerce's own sample, whose variations meet their product again in a later batch", async () => {
-    const file = csvFixture('woocommerce-sample.csv');
-    const dry = await report(await startingStore(), file, 'text/csv', true);
-    const real = await report(await startingStore(), file, 'text/csv', false);
+  it.each([
+    'woocommerce-sample.csv',
+    'woocommerce-sample-products.csv',
+  ])("for WooCommerce's own sample (%s), whose variations meet their product again in a later batch", async (name) => {
+    const real = await expectSameReports(csvFixture(name), 'text/csv');
     expect(real.counters).toMatchObject({ status: 'succeeded', failed: 0 });
-    expect(dry).toEqual(real);
+  }, 120_000);
+
+  it('for the warning rows of a Shopify CSV: handles made slugs and SKUs made up, in every batch', async () => {
+    const records: CsvRecord[] = [
+      { handle: 'A', title: 'One', size: 'S', price: 1, sku: undefined },
+      { handle: 'A', title: '', size: 'M', price: 1, sku: undefined },
+      { handle: 'c', title: 'Two', size: '', price: 1, sku: undefined },
+      { handle: 'a ', title: 'One', size: '', price: 1, sku: 'SKU-2' },
+      { handle: 'new-one', title: 'Two', size: 'S', price: -1, sku: undefined },
+    ];
+    const real = await expectSameReports(shopifyCsv(records), 'text/csv');
+    expect(real.counters.warnings).toBeGreaterThan(1);
+    expect(real.errors.filter((row: { level: string }) => row.level === 'warning')).toHaveLength(real.counters.warnings);
   }, 120_000);
 
   it('for generated NDJSON files', async () => {
@@ -115,9 +136,7 @@ describe('a dry run reports what the real run then does', () => {
   it('for generated Shopify CSV files', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(csvRecord, { minLength: 1, maxLength: 7 }), async (records) => {
-        const header = ['Handle', 'Title', 'Option1 Name', 'Option1 Value', 'Variant Price', 'Variant SKU'];
-        const rows = records.map((r) => [r.handle, r.title, r.size ? 'Size' : 'Title', r.size || 'Default Title', r.price, r.sku ?? '']);
-        await expectSameReports([header, ...rows].map((row) => csvRow(row)).join('\n'), 'text/csv');
+        await expectSameReports(shopifyCsv(records), 'text/csv');
       }),
       { numRuns: 25 },
     );
