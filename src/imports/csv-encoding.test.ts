@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
-import { csvFixture, csvRow, productByHandle } from '../../test/support/csv.fixtures.js';
+import { csvFixture, csvRow, type JobRow, productByHandle } from '../../test/support/csv.fixtures.js';
 import { runStoreJobs, runStoreJobsResumed, storedUploads } from '../../test/support/jobs.fixtures.js';
 
 let t: TestContext;
@@ -34,7 +34,7 @@ async function importBytes(store: TestStore, body: Buffer, contentType = 'text/c
   await runStoreJobs(t, store);
   const id = posted.body.data.id;
   const job = (await t.call(store, 'GET', `/jobs/${id}`)).body.data;
-  const rows: { level: string }[] = (await t.call(store, 'GET', `/jobs/${id}/errors?limit=100`)).body.data;
+  const rows: JobRow[] = (await t.call(store, 'GET', `/jobs/${id}/errors?limit=100`)).body.data;
   // warning rows (a SKU the file does not give, made up) are the job's, whatever the encoding
   const errors = rows.filter((row) => row.level === 'error');
   const warnings = rows.filter((row) => row.level === 'warning');

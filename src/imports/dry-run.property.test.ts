@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
-import { csvFixture, csvRow } from '../../test/support/csv.fixtures.js';
+import { csvFixture, csvRow, type JobRow } from '../../test/support/csv.fixtures.js';
 import { runOneJob } from '../jobs/index.js';
 import { createMediaStore } from '../media/index.js';
 import { createUploadStore, importJobKinds } from './index.js';
@@ -116,7 +116,7 @@ describe('a dry run reports what the real run then does', () => {
     ];
     const real = await expectSameReports(shopifyCsv(records), 'text/csv');
     expect(real.counters.warnings).toBeGreaterThan(1);
-    expect(real.errors.filter((row: { level: string }) => row.level === 'warning')).toHaveLength(real.counters.warnings);
+    expect(real.errors.filter((row: JobRow) => row.level === 'warning')).toHaveLength(real.counters.warnings);
   }, 120_000);
 
   it('for generated NDJSON files', async () => {
