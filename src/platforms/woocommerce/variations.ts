@@ -1,7 +1,7 @@
 import { toSlug } from '../../shared/index.js';
 import { generateSku, type LineBuilder, listCell, numberCell, putKey } from '../lines.js';
 import type { CsvRecord } from '../types.js';
-import { gramsOf, pricesOf, type WooColumn, type WooFile, wooCell } from './products.js';
+import { gramsOf, pricesOf, type WooColumn, type WooFile, wooCell } from './file.js';
 
 /** A variable product read earlier in the file: its handle, its attributes, and the variations read so far. */
 export interface WooParent {
