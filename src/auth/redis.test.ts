@@ -16,6 +16,23 @@ const get = (app: App, token: string, remoteAddress = '10.3.0.1') =>
 const login = (app: App, body: object, remoteAddress: string) =>
   app.inject({ method: 'POST', url: '/api/v1/auth', payload: body, remoteAddress });
 
+/** Sends requests with a credential of its own until they show up as a counter under `prefix` in Redis. */
+async function untilCountingInRedis(app: App, token: string, prefix: string): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(REDIS_UP);
+  try {
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+      const before = (await redis.keys(`${prefix}rl:*`)).length;
+      await get(app, token, '10.9.0.1');
+      if ((await redis.keys(`${prefix}rl:*`)).length > before) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('the instance never counted in Redis');
+  } finally {
+    redis.disconnect();
+  }
+}
+
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -96,6 +113,10 @@ describe('with Redis up, two instances on one database', () => {
     const redisPrefix = `storefront-test:${randomBytes(6).toString('hex')}:`;
     a = await setup.start({ redisPrefix });
     b = await setup.start({ redisPrefix });
+    // Each instance starts after at most 2 s of waiting for Redis; on a loaded machine its connection may come
+    // later, and until then it counts in process. These tests are about sharing: wait until both do.
+    await untilCountingInRedis(a, (await newAdmin(setup)).token, redisPrefix);
+    await untilCountingInRedis(b, (await newAdmin(setup)).token, redisPrefix);
   });
   afterAll(() => setup.close());
 
