@@ -6,7 +6,9 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * files first: these small but long files then started last, and a lane ended with one of them running alone.
  */
 const SLOWEST = [
+  'test/csv-memory.system.test.ts',
   'src/imports/csv-large.test.ts',
+  'src/imports/dry-run.property.test.ts',
   'bench/bench.smoke.test.ts',
   'test/webhooks-kill.system.test.ts',
   'test/cli.system.test.ts',
