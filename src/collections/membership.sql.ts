@@ -25,15 +25,22 @@ export async function replaceMemberships(db: Db, storeId: string, side: Side, ow
   const removed = await sql<{ id: string }>`DELETE FROM product_collections WHERE store_id = ${storeId} AND ${sql.ref(own)} = ${ownerId}
     AND NOT (${sql.ref(other)} = ANY(${ids}::text[])) RETURNING ${sql.ref(other)} AS id`.execute(db);
   if (ids.length === 0) return removed.rows.map((row) => row.id);
-  // xmax = 0 on a RETURNING row: it was inserted, not updated by the conflict clause
-  const written = await sql<{ id: string; inserted: boolean }>`
-    INSERT INTO product_collections (store_id, ${sql.ref(own)}, ${sql.ref(other)}, ${sql.ref(ownPosition)}, ${sql.ref(otherPosition)})
-    SELECT ${storeId}, ${ownerId}, given.id, (given.ord - 1)::int,
-      coalesce((SELECT max(pc.${sql.ref(otherPosition)}) + 1 FROM product_collections pc WHERE pc.store_id = ${storeId} AND pc.${sql.ref(other)} = given.id), 0)
-    FROM unnest(${ids}::text[]) WITH ORDINALITY AS given(id, ord)
-    ON CONFLICT (store_id, collection_id, product_id) DO UPDATE SET ${sql.ref(ownPosition)} = excluded.${sql.ref(ownPosition)}
-    RETURNING ${sql.ref(other)} AS id, (xmax = 0) AS inserted`.execute(db);
-  return [...removed.rows, ...written.rows.filter((row) => row.inserted)].map((row) => row.id);
+  // The rows already there are read in the statement's snapshot, before its insert: a RETURNING row not
+  // among them was inserted. (Not `xmax = 0`: a table partitioned by store cannot return system columns.)
+  const written = await sql<{ id: string }>`
+    WITH kept AS (
+      SELECT ${sql.ref(other)} AS id FROM product_collections
+      WHERE store_id = ${storeId} AND ${sql.ref(own)} = ${ownerId} AND ${sql.ref(other)} = ANY(${ids}::text[])
+    ), written AS (
+      INSERT INTO product_collections (store_id, ${sql.ref(own)}, ${sql.ref(other)}, ${sql.ref(ownPosition)}, ${sql.ref(otherPosition)})
+      SELECT ${storeId}, ${ownerId}, given.id, (given.ord - 1)::int,
+        coalesce((SELECT max(pc.${sql.ref(otherPosition)}) + 1 FROM product_collections pc WHERE pc.store_id = ${storeId} AND pc.${sql.ref(other)} = given.id), 0)
+      FROM unnest(${ids}::text[]) WITH ORDINALITY AS given(id, ord)
+      ON CONFLICT (store_id, collection_id, product_id) DO UPDATE SET ${sql.ref(ownPosition)} = excluded.${sql.ref(ownPosition)}
+      RETURNING ${sql.ref(other)} AS id
+    )
+    SELECT id FROM written WHERE id NOT IN (SELECT id FROM kept)`.execute(db);
+  return [...removed.rows, ...written.rows].map((row) => row.id);
 }
 
 const TABLES = { product: 'collections', collection: 'products' } as const;

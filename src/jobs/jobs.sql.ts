@@ -50,25 +50,48 @@ const RUNNABLE = sql`(status = 'queued' OR (status = 'running' AND lease_until <
 const ofStores = (stores: readonly string[] | undefined, column = sql`store_id`) =>
   stores === undefined ? sql`` : sql`AND ${column} = ANY (${[...stores]}::text[])`;
 
+// How many stores a claim tries in turn: each try skips jobs another runner holds or is claiming.
+const STORES_PER_CLAIM = 8;
+
 /**
  * Claims a runnable job, in turns across stores: of the stores with a runnable job, the one served longest
- * ago (never served first), and its oldest job; the store's turn is recorded in the same statement. Only
- * among `stores` when given (tests). A job another runner holds or is claiming is skipped.
+ * ago (never served first), and its oldest job; the store's turn is recorded with the claim. Only among
+ * `stores` when given (tests). The stores are read first, without a lock; then each is claimed from on its
+ * own, in that order, until one has a job no other runner holds or is claiming: no statement locks rows of
+ * two stores (a sharded database runs each claim on one shard, docs/scaling.md).
  */
 export async function claimJob(db: Db, token: string, leaseSeconds: number, stores?: readonly string[]): Promise<JobRow | undefined> {
+  for (const storeId of await storesInTurn(db, stores)) {
+    const job = await claimStoreJob(db, storeId, token, leaseSeconds);
+    if (job) return job;
+  }
+  return undefined;
+}
+
+/** The stores with a runnable job, the one served longest ago first (then the one whose job waits longest). */
+async function storesInTurn(db: Db, stores?: readonly string[]): Promise<string[]> {
+  const { rows } = await sql<{ store_id: string }>`
+    SELECT j.store_id FROM jobs j LEFT JOIN job_turns t ON t.store_id = j.store_id
+    WHERE ${RUNNABLE} ${ofStores(stores, sql`j.store_id`)}
+    GROUP BY j.store_id, t.served_at ORDER BY t.served_at NULLS FIRST, min(j.created_at), j.store_id
+    LIMIT ${STORES_PER_CLAIM}`.execute(db);
+  return rows.map((row) => row.store_id);
+}
+
+/** Claims the store's oldest runnable job (one another runner holds or is claiming is skipped) and records its turn. */
+async function claimStoreJob(db: Db, storeId: string, token: string, leaseSeconds: number): Promise<JobRow | undefined> {
   const { rows } = await sql<JobRow>`
     WITH next AS (
-      SELECT j.store_id, j.id FROM jobs j LEFT JOIN job_turns t ON t.store_id = j.store_id
-      WHERE ${RUNNABLE} ${ofStores(stores, sql`j.store_id`)}
-      ORDER BY t.served_at NULLS FIRST, j.created_at, j.id LIMIT 1
-      FOR UPDATE OF j SKIP LOCKED
+      SELECT j.store_id, j.id FROM jobs j WHERE j.store_id = ${storeId} AND ${RUNNABLE}
+      ORDER BY j.created_at, j.id LIMIT 1
+      FOR UPDATE SKIP LOCKED
     ), turn AS (
-      INSERT INTO job_turns (store_id, served_at) SELECT store_id, now() FROM next
+      INSERT INTO job_turns (store_id, served_at) SELECT ${storeId}, now() WHERE EXISTS (SELECT 1 FROM next)
       ON CONFLICT (store_id) DO UPDATE SET served_at = EXCLUDED.served_at
     )
     UPDATE jobs j SET status = 'running', lease_token = ${token}, lease_until = now() + make_interval(secs => ${leaseSeconds}),
       started_at = COALESCE(j.started_at, now()), updated_at = now()
-    FROM next WHERE j.store_id = next.store_id AND j.id = next.id
+    FROM next WHERE j.store_id = ${storeId} AND j.id = next.id
     RETURNING j.*`.execute(db);
   return rows[0];
 }

@@ -38,32 +38,44 @@ export interface Made {
   more: boolean;
 }
 
+/** A store's enabled webhooks with events after their cursor. */
+const behind = sql`w.enabled AND EXISTS (SELECT 1 FROM events e WHERE e.store_id = w.store_id
+  AND (e.xid, e.seq) > (w.cursor_xid, w.cursor_seq) AND ${visible})`;
+
 /**
- * One round for the live cursors: up to `hooks` enabled webhooks (of `storeId`, or of any store) that have
- * events after their cursor, `batch` events each. Webhooks another worker is on are skipped (their row is
- * locked for the statement), and a webhook deleted meanwhile is simply not there: no foreign-key failure.
+ * Up to `limit` stores with a webhook behind the feed, read without a lock: the deliveries are then made
+ * per store (makeDeliveries), so no statement locks rows of two stores (docs/scaling.md).
  */
-export async function makeDeliveries(db: Db, storeId: string | null, hooks: number, batch: number): Promise<Made> {
+export async function storesBehind(db: Db, limit: number): Promise<string[]> {
+  const { rows } = await sql<{ store_id: string }>`
+    SELECT DISTINCT w.store_id FROM webhooks w WHERE ${behind} LIMIT ${limit}`.execute(db);
+  return rows.map((row) => row.store_id);
+}
+
+/**
+ * One round for the live cursors of a store: up to `hooks` of its enabled webhooks that have events after
+ * their cursor, `batch` events each. Webhooks another worker is on are skipped (their row is locked for the
+ * statement), and a webhook deleted meanwhile is simply not there: no foreign-key failure.
+ */
+export async function makeDeliveries(db: Db, storeId: string, hooks: number, batch: number): Promise<Made> {
   const { rows } = await sql<{ made: number; more: boolean }>`
     WITH hooks AS (
       SELECT w.store_id, w.id, w.events, w.cursor_xid, w.cursor_seq FROM webhooks w
-      WHERE w.enabled ${storeId === null ? sql`` : sql`AND w.store_id = ${storeId}`}
-        AND EXISTS (SELECT 1 FROM events e WHERE e.store_id = w.store_id
-          AND (e.xid, e.seq) > (w.cursor_xid, w.cursor_seq) AND ${visible})
+      WHERE w.store_id = ${storeId} AND ${behind}
       LIMIT ${hooks}
       FOR NO KEY UPDATE OF w SKIP LOCKED
     ), picked AS (
       SELECT h.store_id, h.id AS webhook_id, h.id AS owner, h.events AS wants, e.id AS event_id, e.type, e.xid, e.seq, e.data, e.created_at
       FROM hooks h CROSS JOIN LATERAL (
         SELECT e.id, e.type, e.xid, e.seq, e.data, e.created_at FROM events e
-        WHERE e.store_id = h.store_id AND (e.xid, e.seq) > (h.cursor_xid, h.cursor_seq) AND ${visible}
+        WHERE e.store_id = ${storeId} AND e.store_id = h.store_id AND (e.xid, e.seq) > (h.cursor_xid, h.cursor_seq) AND ${visible}
         ORDER BY e.xid, e.seq LIMIT ${batch}
       ) e
     ), inserted AS (${insertPicked(sql`true`)}
     ), last AS (${lastPicked}
     ), moved AS (
       UPDATE webhooks w SET cursor_xid = l.xid, cursor_seq = l.seq FROM last l
-      WHERE w.store_id = l.store_id AND w.id = l.owner
+      WHERE w.store_id = ${storeId} AND w.store_id = l.store_id AND w.id = l.owner
     )
     SELECT (SELECT count(*) FROM inserted)::int AS made,
       COALESCE((SELECT bool_or(n >= ${batch}) FROM last), false) OR (SELECT count(*) FROM hooks) >= ${hooks} AS more`.execute(db);

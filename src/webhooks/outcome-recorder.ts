@@ -7,9 +7,15 @@ const DISABLE_AFTER_DAYS = 3;
 // up: those attempts are retried when their lease ends.
 const RECORD_TRIES = 3;
 
+function byStore<T extends { claimed: Claimed }>(entries: T[]): Map<string, T[]> {
+  const stores = new Map<string, T[]>();
+  for (const entry of entries) stores.set(entry.claimed.store_id, [...(stores.get(entry.claimed.store_id) ?? []), entry]);
+  return stores;
+}
+
 /**
- * Writes attempts' outcomes as they finish: one statement for all that finished while the previous one ran
- * (under a backlog, a handful per write instead of a transaction each). `record` resolves once its outcome
+ * Writes attempts' outcomes as they finish: one statement per store for all that finished while the previous
+ * write ran (under a backlog, a handful per write instead of a transaction each). `record` resolves once its outcome
  * is written (or given up), so an attempt holds its slot until then.
  */
 export function outcomeRecorder(db: Db, log: { warn(object: object, message: string): void }) {
@@ -22,7 +28,8 @@ export function outcomeRecorder(db: Db, log: { warn(object: object, message: str
       queue = [];
       for (let tries = 1; ; tries++) {
         try {
-          await recordAttempts(db, batch, DISABLE_AFTER_DAYS);
+          // a batch tried again rewrites nothing already written: an outcome is written only at its attempt
+          for (const [storeId, outcomes] of byStore(batch)) await recordAttempts(db, storeId, outcomes, DISABLE_AFTER_DAYS);
           break;
         } catch (error) {
           if (tries >= RECORD_TRIES) {

@@ -77,23 +77,36 @@ export interface ClaimedReplay {
   events: ReplayedEvent[];
 }
 
+const due = sql`r.next_attempt_at <= now() AND w.enabled AND (w.paused_until IS NULL OR w.paused_until <= now())`;
+
 /**
  * Claims up to `limit` due replays of enabled, unpaused webhooks (oldest due first; rows another process is
- * claiming are skipped), leases each for `leaseSeconds` and reads its next `batch` events. One short
- * statement that locks only replay rows: a webhook deleted meanwhile takes its replay with it, never waiting
- * on a worker that waits on it.
+ * claiming are skipped), leases each for `leaseSeconds` and reads its next `batch` events. The due replays
+ * are read first without a lock, then claimed store by store (no statement locks rows of two stores,
+ * docs/scaling.md), each claim one short statement that locks only replay rows: a webhook deleted meanwhile
+ * takes its replay with it, never waiting on a worker that waits on it.
  */
 export async function claimReplays(db: Db, limit: number, batch: number, leaseSeconds: number): Promise<ClaimedReplay[]> {
+  const { rows } = await sql<{ store_id: string; ids: string[] }>`
+    SELECT store_id, array_agg(id) AS ids FROM (
+      SELECT r.store_id, r.id FROM webhook_replays r JOIN webhooks w ON w.store_id = r.store_id AND w.id = r.webhook_id
+      WHERE ${due} ORDER BY r.next_attempt_at LIMIT ${limit}
+    ) d GROUP BY store_id`.execute(db);
+  const claimed: ClaimedReplay[] = [];
+  for (const { store_id, ids } of rows) claimed.push(...(await claimStoreReplays(db, store_id, ids, batch, leaseSeconds)));
+  return claimed;
+}
+
+async function claimStoreReplays(db: Db, storeId: string, ids: string[], batch: number, leaseSeconds: number): Promise<ClaimedReplay[]> {
   const { rows } = await sql<ClaimedReplay>`
     WITH due AS (
       SELECT r.store_id, r.id FROM webhook_replays r
       JOIN webhooks w ON w.store_id = r.store_id AND w.id = r.webhook_id
-      WHERE r.next_attempt_at <= now() AND w.enabled AND (w.paused_until IS NULL OR w.paused_until <= now())
-      ORDER BY r.next_attempt_at LIMIT ${limit}
+      WHERE r.store_id = ${storeId} AND r.id = ANY (${ids}::text[]) AND ${due}
       FOR UPDATE OF r SKIP LOCKED
     ), leased AS (
       UPDATE webhook_replays r SET attempts = r.attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseSeconds})
-      FROM due WHERE r.store_id = due.store_id AND r.id = due.id
+      FROM due WHERE r.store_id = ${storeId} AND r.id = due.id
       RETURNING r.store_id, r.id, r.webhook_id, r.attempts, r.cursor_xid, r.cursor_seq, r.end_xid, r.since, r.until
     )
     SELECT l.store_id, l.id, l.webhook_id, l.attempts, w.url, w.secret, COALESCE((
@@ -101,12 +114,12 @@ export async function claimReplays(db: Db, limit: number, batch: number, leaseSe
         'recordId', p.data->>'id', 'payload', ${eventJson}) ORDER BY p.xid, p.seq)
       FROM (
         SELECT e.id AS event_id, e.type, e.xid, e.seq, e.data, e.created_at FROM events e
-        WHERE e.store_id = l.store_id AND (e.xid, e.seq) > (l.cursor_xid, l.cursor_seq) AND e.xid < l.end_xid
+        WHERE e.store_id = ${storeId} AND (e.xid, e.seq) > (l.cursor_xid, l.cursor_seq) AND e.xid < l.end_xid
           AND ('*' = ANY (w.events) OR e.type = ANY (w.events))
           AND (l.since IS NULL OR e.created_at >= l.since) AND (l.until IS NULL OR e.created_at < l.until)
         ORDER BY e.xid, e.seq LIMIT ${batch}
       ) p), '[]'::json) AS events
-    FROM leased l JOIN webhooks w ON w.store_id = l.store_id AND w.id = l.webhook_id`.execute(db);
+    FROM leased l JOIN webhooks w ON w.store_id = ${storeId} AND w.id = l.webhook_id`.execute(db);
   return rows;
 }
 

@@ -38,23 +38,41 @@ export interface ClaimSettings {
   after: string;
 }
 
+/** A store's due deliveries that may go now, oldest due first (see claimDue). */
+const dueOf = (store: RawBuilder<unknown>) => sql`
+  SELECT d.store_id, d.id, d.next_attempt_at FROM webhook_deliveries d
+  JOIN webhooks w ON w.store_id = d.store_id AND w.id = d.webhook_id
+  WHERE d.store_id = ${store} AND d.status = 'pending' AND d.next_attempt_at <= now()
+    AND w.enabled AND (w.paused_until IS NULL OR w.paused_until <= now())
+    AND (d.record_id IS NULL OR NOT EXISTS (
+      SELECT 1 FROM webhook_deliveries e
+      WHERE e.store_id = d.store_id AND e.webhook_id = d.webhook_id AND e.record_id = d.record_id
+        AND e.status = 'pending' AND e.ordinal < d.ordinal))
+  ORDER BY d.next_attempt_at`;
+
 /**
- * Claims due deliveries in one statement, in turns across stores: it walks the stores that have due
- * deliveries (after `after`, one index probe each), takes each one's oldest due deliveries that may go now,
- * and hands out the free slots one per store per turn, a store never holding more than its share (slots /
- * stores with work, counting what it already has in flight). Only `room` of the attempts handed out may go to
- * stores that then have more than one in flight: a store with nothing in flight always gets its first,
- * however many slots other stores' slow receivers hold. A delivery may go now when its webhook is
- * enabled and not paused (a receiver that keeps timing out) and no earlier pending delivery of the same
- * webhook is about the same record (order per record). Rows another process is claiming are skipped; each
- * claimed row's next_attempt_at moves to the end of a lease: if this process dies mid-attempt, the lease
- * runs out and the attempt is retried (and the deliveries behind it keep waiting until then).
+ * Claims due deliveries in turns across stores: it walks the stores that have due deliveries (after
+ * `after`, one index probe each), takes each one's oldest due deliveries that may go now, and hands out the
+ * free slots one per store per turn, a store never holding more than its share (slots / stores with work,
+ * counting what it already has in flight). Only `room` of the attempts handed out may go to stores that
+ * then have more than one in flight: a store with nothing in flight always gets its first, however many
+ * slots other stores' slow receivers hold. A delivery may go now when its webhook is enabled and not paused
+ * (a receiver that keeps timing out) and no earlier pending delivery of the same webhook is about the same
+ * record (order per record). The shares are read first, without a lock; then each store's are claimed on
+ * their own (storeClaim): no statement locks rows of two stores (docs/scaling.md).
  */
 export async function claimDue(db: Db, settings: ClaimSettings): Promise<Claimed[]> {
-  const { limit, slots, maxShare, room, leaseSeconds, busy, after } = settings;
+  const claimed: Claimed[] = [];
+  for (const share of await sharesOf(db, settings)) claimed.push(...(await storeClaim(db, share.store_id, share.n, settings.leaseSeconds)));
+  return claimed;
+}
+
+/** How many attempts each store with due deliveries gets in this claim (claimDue's turns), read without a lock. */
+async function sharesOf(db: Db, settings: ClaimSettings): Promise<{ store_id: string; n: number }[]> {
+  const { limit, slots, maxShare, room, busy, after } = settings;
   const dueIn = (store: RawBuilder<unknown>) => sql`SELECT d.store_id FROM webhook_deliveries d
     WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND d.store_id > ${store} ORDER BY d.store_id LIMIT 1`;
-  const { rows } = await sql<Claimed>`
+  const { rows } = await sql<{ store_id: string; n: number }>`
     WITH RECURSIVE walk AS (
       (${dueIn(sql`${after}::text`)})
       UNION ALL
@@ -66,18 +84,7 @@ export async function claimDue(db: Db, settings: ClaimSettings): Promise<Claimed
     ), share AS (
       SELECT greatest(1, least(${maxShare}, ${slots} / (SELECT count(*) FROM (SELECT store_id FROM turns UNION SELECT store_id FROM busy) s))) AS n
     ), due AS (
-      SELECT c.* FROM turns t CROSS JOIN LATERAL (
-        SELECT d.store_id, d.id, d.next_attempt_at FROM webhook_deliveries d
-        JOIN webhooks w ON w.store_id = d.store_id AND w.id = d.webhook_id
-        WHERE d.store_id = t.store_id AND d.status = 'pending' AND d.next_attempt_at <= now()
-          AND w.enabled AND (w.paused_until IS NULL OR w.paused_until <= now())
-          AND (d.record_id IS NULL OR NOT EXISTS (
-            SELECT 1 FROM webhook_deliveries e
-            WHERE e.store_id = d.store_id AND e.webhook_id = d.webhook_id AND e.record_id = d.record_id
-              AND e.status = 'pending' AND e.ordinal < d.ordinal))
-        ORDER BY d.next_attempt_at LIMIT (SELECT n FROM share)
-        FOR UPDATE OF d SKIP LOCKED
-      ) c
+      SELECT c.* FROM turns t CROSS JOIN LATERAL (${dueOf(sql`t.store_id`)} LIMIT (SELECT n FROM share)) c
     ), shared AS (
       SELECT x.*, x.turn = 1 AND b.n IS NULL AS first FROM (
         SELECT due.*, row_number() OVER (PARTITION BY due.store_id ORDER BY due.next_attempt_at) AS turn FROM due
@@ -90,10 +97,22 @@ export async function claimDue(db: Db, settings: ClaimSettings): Promise<Claimed
       WHERE y.first OR y.rank <= ${room}
       ORDER BY y.turn, y.next_attempt_at LIMIT ${limit}
     )
+    SELECT store_id, count(*)::int AS n FROM picked GROUP BY store_id ORDER BY store_id`.execute(db);
+  return rows;
+}
+
+/**
+ * Claims up to `n` of the store's due deliveries that may go now: rows another process is claiming are
+ * skipped; each claimed row's next_attempt_at moves to the end of a lease: if this process dies mid-attempt,
+ * the lease runs out and the attempt is retried (and the deliveries behind it keep waiting until then).
+ */
+async function storeClaim(db: Db, storeId: string, n: number, leaseSeconds: number): Promise<Claimed[]> {
+  const { rows } = await sql<Claimed>`
+    WITH picked AS (${dueOf(sql`${storeId}`)} LIMIT ${n} FOR UPDATE OF d SKIP LOCKED)
     UPDATE webhook_deliveries d
     SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
     FROM picked, webhooks w
-    WHERE d.store_id = picked.store_id AND d.id = picked.id AND w.store_id = d.store_id AND w.id = d.webhook_id
+    WHERE d.store_id = ${storeId} AND d.id = picked.id AND w.store_id = ${storeId} AND w.id = d.webhook_id
     RETURNING d.store_id, d.id, d.webhook_id, d.event_id, d.payload, d.attempts, w.url, w.secret`.execute(db);
   return rows;
 }
@@ -127,10 +146,12 @@ export const PAUSE = { afterTimeouts: 2, firstSeconds: 10, maxSeconds: 600 } as 
  * store's webhooks with that URL), a timeout adds to the streak of timeouts that pauses them (PAUSE), an
  * answer ends it. Each written outcome is also a row of webhook_delivery_attempts (a delivery keeps its newest
  * KEPT_ATTEMPTS): inserted from the rows the UPDATE returned, which it holds, so a delivery deleted meanwhile
- * (its webhook deleted) has neither. Returns how many were written.
+ * (its webhook deleted) has neither. One store's outcomes (`storeId`) per statement: none locks rows of two
+ * stores (docs/scaling.md). Returns how many were written.
  */
 export async function recordAttempts(
   db: Db,
+  storeId: string,
   outcomes: { claimed: Claimed; recorded: Recorded }[],
   disableAfterDays: number,
 ): Promise<number> {
@@ -151,7 +172,7 @@ export async function recordAttempts(
         last_response_body = v.response_body, last_error = v.error, updated_at = now(),
         next_attempt_at = CASE WHEN v.retry_in IS NULL THEN NULL ELSE now() + make_interval(secs => v.retry_in) END
       FROM outcome v
-      WHERE d.store_id = v.store_id AND d.id = v.id AND d.attempts = v.attempts AND d.status = 'pending'
+      WHERE d.store_id = ${storeId} AND v.store_id = ${storeId} AND d.id = v.id AND d.attempts = v.attempts AND d.status = 'pending'
       RETURNING d.store_id, d.id, d.webhook_id, v.attempts, v.status = 'succeeded' AS ok, v.timed_out, v.started_at,
         v.duration_ms, v.response_status, v.response_body, v.error
     ), logged AS (
@@ -161,15 +182,15 @@ export async function recordAttempts(
       ON CONFLICT (store_id, delivery_id, attempt) DO NOTHING
     ), trimmed AS (
       DELETE FROM webhook_delivery_attempts a USING written x
-      WHERE a.store_id = x.store_id AND a.delivery_id = x.id AND a.attempt <= x.attempts - ${KEPT_ATTEMPTS}
+      WHERE a.store_id = ${storeId} AND a.delivery_id = x.id AND a.attempt <= x.attempts - ${KEPT_ATTEMPTS}
     ), health AS (
       SELECT store_id, webhook_id, bool_or(ok) AS ok FROM written GROUP BY store_id, webhook_id
     ), receivers AS (
       SELECT w.store_id, w.url, bool_or(x.ok OR NOT x.timed_out) AS answered, bool_or(x.timed_out) AS timed_out
-      FROM written x JOIN webhooks w ON w.store_id = x.store_id AND w.id = x.webhook_id GROUP BY w.store_id, w.url
+      FROM written x JOIN webhooks w ON w.store_id = ${storeId} AND w.id = x.webhook_id GROUP BY w.store_id, w.url
     ), touched AS (
       SELECT w.store_id, w.id, h.ok, r.answered, r.timed_out AND NOT r.answered AS timed_out
-      FROM receivers r JOIN webhooks w ON w.store_id = r.store_id AND w.url = r.url
+      FROM receivers r JOIN webhooks w ON w.store_id = ${storeId} AND w.url = r.url
       LEFT JOIN health h ON h.store_id = w.store_id AND h.webhook_id = w.id
     ), updated AS (
       UPDATE webhooks w SET
@@ -180,7 +201,7 @@ export async function recordAttempts(
         paused_until = CASE WHEN t.answered THEN NULL
           WHEN t.timed_out AND w.timeouts + 1 >= ${PAUSE.afterTimeouts} THEN ${pause} ELSE w.paused_until END
       FROM touched t
-      WHERE w.store_id = t.store_id AND w.id = t.id
+      WHERE w.store_id = ${storeId} AND w.id = t.id
         AND (t.ok = false OR t.timed_out OR (t.ok AND w.failing_since IS NOT NULL)
           OR (t.answered AND (w.timeouts > 0 OR w.paused_until IS NOT NULL)))
     )

@@ -4,7 +4,7 @@ import type { Database, Db } from '../db/index.js';
 import { FEED_CHANNEL } from '../events/index.js';
 import { startWakeLoop } from '../shared/index.js';
 import { inSpan } from '../tracing/index.js';
-import { makeDeliveries } from './feed.sql.js';
+import { makeDeliveries, storesBehind } from './feed.sql.js';
 import { outcomeRecorder } from './outcome-recorder.js';
 import { type ReplaySending, sendReplayBatch } from './replay-batch.js';
 import { claimReplays, finishReplay } from './replays.sql.js';
@@ -61,7 +61,7 @@ const POLL_MS = 5_000;
 // The feed is read this often without a wake-up too: an event whose transaction committed while an older
 // one was still running becomes readable only when that one ends, and no NOTIFY announces that moment.
 const FEED_POLL_MS = 1_000;
-// Per round of making deliveries: webhooks (or replays) served, and events read for each.
+// Per round of making deliveries: stores, and webhooks of each (or replays), served, and events read for each.
 const HOOKS_PER_ROUND = 100;
 const EVENTS_PER_HOOK = 200;
 // Replays (replays.sql.ts): at most this many run at once per process, each sending up to EVENTS_PER_CLAIM
@@ -175,8 +175,10 @@ class DeliveryWorker {
     this.feedMoved = false;
     this.feedReadAt = Date.now();
     for (let round = 0; round < ROUNDS_PER_CYCLE; round++) {
-      const live = await makeDeliveries(this.db, null, HOOKS_PER_ROUND, EVENTS_PER_HOOK);
-      if (!live.more) return;
+      const stores = await storesBehind(this.db, HOOKS_PER_ROUND);
+      let more = stores.length >= HOOKS_PER_ROUND;
+      for (const storeId of stores) more = (await makeDeliveries(this.db, storeId, HOOKS_PER_ROUND, EVENTS_PER_HOOK)).more || more;
+      if (!more) return;
     }
     this.feedMoved = true;
   }

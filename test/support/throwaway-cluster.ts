@@ -14,6 +14,8 @@ const BIN = process.env.PG_BIN_DIR ?? '/usr/lib/postgresql/15/bin';
 
 export interface ThrowawayCluster {
   url: string;
+  /** its temp dir (owned by the server's user): the data dir is `data` in it */
+  root: string;
   /** `fast`: sessions are ended cleanly; `immediate`: no shutdown checkpoint, a crash as far as the data is concerned */
   stop(mode?: 'fast' | 'immediate'): void;
   start(): void;
@@ -41,19 +43,22 @@ function run(command: string, args: string[]): void {
   execFileSync(file, argv, { stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
 }
 
-export async function createThrowawayCluster(): Promise<ThrowawayCluster> {
+/** `settings`: server settings for its command line (`-c name=value`; values without spaces). */
+export async function createThrowawayCluster(settings: Record<string, string> = {}): Promise<ThrowawayCluster> {
   const root = mkdtempSync(join(tmpdir(), 'storefront-cluster-'));
   chmodSync(root, 0o755);
   if (asRoot()) execFileSync('chown', ['postgres', root]);
   const data = join(root, 'data');
   const port = await freePort();
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${root}`;
+  const extra = Object.entries(settings).map(([name, value]) => ` -c ${name}=${value}`);
+  const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${root}${extra.join('')}`;
   const start = () => run('pg_ctl', ['-D', data, '-o', options, '-l', join(root, 'server.log'), '-w', '-t', '60', 'start']);
   const stop = (mode: 'fast' | 'immediate' = 'fast') => run('pg_ctl', ['-D', data, '-m', mode, '-w', '-t', '60', 'stop']);
   start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    root,
     stop,
     start,
     destroy: () => {
