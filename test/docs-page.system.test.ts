@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser, ElementHandle, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOwnDatabase, type OwnDatabase } from './support/own-database.js';
 import { type ServerProcess, startServerProcess } from './support/server-process.js';
@@ -57,19 +57,24 @@ async function openDocs(): Promise<Page> {
   return page;
 }
 
-/** Expands every group of the sidebar and returns the operations its links name (`#tag/<tag>/<METHOD><path>`). */
+/** The first closed group of the sidebar (a resource's operations), as shown on screen; null once all are open. */
+async function closedGroup(page: Page): Promise<ElementHandle<Element> | null> {
+  for (const button of await page.$$('aside li[data-sidebar-id^="api-1/tag/"] button[aria-expanded="false"]'))
+    if (/Open Group\s*$/.test(await button.evaluate((node) => node.textContent ?? '')) && (await button.isVisible())) return button;
+  return null;
+}
+
+/** Opens every group of the sidebar, one click at a time, and returns the operations it lists (`api-1/tag/<tag>/<METHOD><path>`). */
 async function sidebarOperations(page: Page): Promise<Operation[]> {
-  for (;;) {
-    const closed = await page.$$('xpath/.//button[starts-with(normalize-space(.), "Open Group")]');
-    const openable = [];
-    for (const button of closed)
-      if (!/Introduction|Models/.test(await button.evaluate((node) => node.textContent ?? ''))) openable.push(button);
-    if (openable.length === 0) break;
-    for (const button of openable) await button.click();
+  for (let clicks = 0; clicks < 100; clicks++) {
+    const button = await closedGroup(page);
+    if (!button) break;
+    await button.click();
+    await page.waitForFunction((node) => node.getAttribute('aria-expanded') === 'true', {}, button);
   }
-  const hrefs = await page.$$eval('a[href^="#tag/"]', (links) => links.map((link) => link.getAttribute('href') ?? ''));
-  return hrefs.flatMap((href) => {
-    const match = /^#tag\/[^/]+\/(GET|POST|PUT|PATCH|DELETE)(\/.*)$/.exec(decodeURIComponent(href));
+  const ids = await page.$$eval('aside [data-sidebar-id]', (items) => items.map((item) => item.getAttribute('data-sidebar-id') ?? ''));
+  return ids.flatMap((id) => {
+    const match = /^api-1\/tag\/[^/]+\/(GET|POST|PUT|PATCH|DELETE)(\/.*)$/.exec(id);
     return match ? [{ method: match[1], path: match[2] }] : [];
   });
 }
