@@ -11,7 +11,7 @@ import { renderDocPages } from './docs-pages.js';
  * `GET /docs`: the user guide and the API reference in one page, rendered in the browser by Scalar
  * (docs/decisions.md, "The docs page"). Everything the page loads comes from here: the page, Scalar's
  * bundle, the page's document and the guide's neighbours (docs/*.md). Nothing is loaded or held until the
- * first visit: a server nobody browses never carries the 4 MB bundle.
+ * first visit: a server nobody browses never carries the 3.5 MB bundle.
  */
 
 interface Asset {
