@@ -2,7 +2,7 @@ import type { Db } from '../db/index.js';
 import { type Tx, withTx } from '../db/index.js';
 import { found, validationError } from '../errors.js';
 import { storeMedia } from '../media/index.js';
-import { countedTotal, runList, selectByIds } from '../reads/index.js';
+import { countedTotal, runList, runListPage, selectByIds } from '../reads/index.js';
 import {
   customFieldsDetails,
   deleteRecord,
@@ -165,4 +165,10 @@ export async function listCollections(db: Db, storeId: string, query: Collection
   const total = () => countedTotal(db, storeId, { list: 'collections' });
   const { rows, pagination } = await runList(selectCollections(db, storeId), query, listSpec, { db, storeId, total });
   return { data: rows.map(toCollectionOutput), pagination };
+}
+
+/** A page of the same list without its total (runListPage: no count, a previous page by `before`): the console's. */
+export async function listCollectionPage(db: Db, storeId: string, query: CollectionListQuery) {
+  const { rows, nextCursor, prevCursor } = await runListPage(selectCollections(db, storeId), query, listSpec, { db, storeId });
+  return { data: rows.map(toCollectionOutput), nextCursor, prevCursor };
 }

@@ -5,8 +5,8 @@
 
 export { type CollectionImportContext, importCollectionLine } from './collections.import.js';
 export { collectionRecordKind, registerCollectionRoutes } from './collections.routes.js';
-export { Collection } from './collections.schema.js';
-export { getCollectionsByIds } from './collections.service.js';
+export { Collection, CollectionListQuery } from './collections.schema.js';
+export { getCollectionsByIds, listCollectionPage } from './collections.service.js';
 export { collectionIdByHandle } from './collections.sql.js';
 export { productsInCollection, setProductCollections } from './membership.js';
 export { collectionIdsColumn } from './membership.sql.js';

@@ -12,7 +12,10 @@ export function consoleErrorHandler(assets: ConsoleAssets) {
     for (const [name, value] of Object.entries(appError.headers)) reply.header(name, value);
     const title = appError.status === 404 ? 'Not found' : appError.status === 429 ? 'Too many attempts' : 'Something went wrong';
     const message = appError.status >= 500 ? 'The server could not answer. Try again in a moment.' : appError.message;
-    const body = html`<p class="error" role="alert">${message}</p>`;
+    // a 400 names each field it refuses, as the API's error details do
+    const details = appError.status < 500 ? appError.details.map((detail) => html`<li>${detail.field}: ${detail.message}</li>`) : [];
+    const list = details.length ? html`<ul class="error-details">!${details.join('')}</ul>` : '';
+    const body = html`<p class="error" role="alert">${message}</p>!${list}`;
     const session = request.consoleSession;
     const page = session
       ? renderPage(assets, session, { title, body })

@@ -1,41 +1,20 @@
 import { Type } from '@sinclair/typebox';
 import { html } from 'ghtml';
 import { getCollectionsByIds } from '../collections/index.js';
-import { listProductPage } from '../products/index.js';
+import { listProductPage, ProductListQuery } from '../products/index.js';
+import { registerListScreen } from './list-screen.js';
 import type { ConsoleRouter } from './router.js';
 import type { ScreenDeps } from './screen-deps.js';
-import { type Cell, facts, filterForm, jsonBlock, link, nextPageLink, outsideLink, table } from './view.js';
+import { type Cell, facts, jsonBlock, link, outsideLink, table } from './view.js';
 
 /**
- * Products: the API's list without its total (listProductPage of src/products: GET /products' filters,
- * sorts, cursors and rows, each product as GET /products/{id} sends it, but no count of any kind, so a
+ * Products: the API's list without its total (list-screen.ts over listProductPage of src/products: GET /products'
+ * filters, cursors and rows, each product as GET /products/{id} sends it, but no count of any kind, so a
  * filtered page is as fast at a million products as at a thousand), and a page per product built from
  * GET /products/{id}, whose JSON it shows as sent.
  */
 
-const ListQuery = Type.Object({
-  search: Type.Optional(Type.String({ maxLength: 200 })),
-  status: Type.Optional(Type.Union([Type.Literal(''), Type.Literal('active'), Type.Literal('disabled')])),
-  vendor: Type.Optional(Type.String({ maxLength: 255 })),
-  productType: Type.Optional(Type.String({ maxLength: 255 })),
-  tag: Type.Optional(Type.String({ maxLength: 255 })),
-  cursor: Type.Optional(Type.String({ maxLength: 1000 })),
-});
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
-
-const PAGE_SIZE = 50;
-
-interface ProductRow {
-  id: string;
-  title: string;
-  handle: string;
-  status: string;
-  vendor: string | null;
-  productType: string | null;
-  variants?: unknown[];
-  totalStock: number | null;
-  updatedAt: string;
-}
 
 const money = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 
@@ -140,31 +119,29 @@ function productBody(product: any, apiText: string, collections: { id: string; t
 }
 
 export function registerProductsScreen(router: ConsoleRouter, { api, ctx }: ScreenDeps): void {
-  router.page('/products', { querystring: ListQuery }, async ({ query, session }) => {
-    // Empty fields of the filter form are no filter; the rest as the API's query (its default sort).
-    const given = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== '' && value !== undefined));
-    const page = await listProductPage(ctx.db, session.storeId, { ...given, limit: PAGE_SIZE, sort: '-createdAt' });
-    const products = page.texts.map((text) => JSON.parse(text) as ProductRow);
-    const rows: Cell[][] = products.map((product) => [
-      link(`/console/products/${encodeURIComponent(product.id)}`, product.title),
-      product.status,
-      product.vendor,
-      product.productType,
-      product.variants?.length ?? 0,
-      product.totalStock,
-      product.updatedAt,
-    ]);
-    const filters = filterForm('/console/products', [
-      { name: 'search', label: 'Search', value: query.search },
-      { name: 'status', label: 'Status', value: query.status, options: ['active', 'disabled'] },
-      { name: 'vendor', label: 'Vendor', value: query.vendor },
-      { name: 'productType', label: 'Type', value: query.productType },
-      { name: 'tag', label: 'Tag', value: query.tag },
-    ]);
-    return {
-      title: 'Products',
-      body: `${filters}${table('Products', ['Title', 'Status', 'Vendor', 'Type', 'Variants', 'Stock', 'Updated'], rows)}${nextPageLink('/console/products', query, page.nextCursor)}`,
-    };
+  registerListScreen(router, ctx.db, {
+    nav: 'Products',
+    resource: '/products',
+    apiQuery: ProductListQuery,
+    filters: [
+      { name: 'status', label: 'Status', options: ['active', 'disabled'] },
+      { name: 'vendor', label: 'Vendor' },
+      { name: 'productType', label: 'Type' },
+      { name: 'tag', label: 'Tag' },
+    ],
+    columns: [
+      { label: 'Title', value: (product) => product.title },
+      { label: 'Status', value: (product) => product.status },
+      { label: 'Vendor', value: (product) => product.vendor },
+      { label: 'Type', value: (product) => product.productType },
+      { label: 'Variants', value: (product) => product.variants?.length ?? 0 },
+      { label: 'Stock', value: (product) => product.totalStock },
+      { label: 'Updated', value: (product) => product.updatedAt },
+    ],
+    async page(db, storeId, query) {
+      const { texts, nextCursor, prevCursor } = await listProductPage(db, storeId, query);
+      return { records: texts.map((text) => JSON.parse(text)), nextCursor, prevCursor };
+    },
   });
 
   router.page('/products/:id', { params: IdParams }, async ({ params, session }) => {

@@ -37,11 +37,29 @@ export const when = (iso: string | null | undefined) => (iso ? iso.replace('T', 
 
 /** "Next page" by the list's cursor, keeping the filters. */
 export function nextPageLink(path: string, query: Record<string, string | undefined>, nextCursor: string | null | undefined): string {
-  if (!nextCursor) return '';
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value && name !== 'cursor') params.set(name, value);
-  params.set('cursor', nextCursor);
-  return html`<nav class="pager" aria-label="Pages"><a href="${`${path}?${params}`}" rel="next">Next page</a></nav>`;
+  return pageLinks(path, query, { nextCursor });
+}
+
+/**
+ * "Previous page" (the page's `prevCursor`, sent back as `before`) and "Next page" (its `nextCursor`, as `cursor`),
+ * keeping the filters; either only when there is such a page.
+ */
+export function pageLinks(
+  path: string,
+  query: Record<string, string | undefined>,
+  cursors: { nextCursor?: string | null; prevCursor?: string | null },
+): string {
+  const href = (name: 'cursor' | 'before', value: string) => {
+    const params = new URLSearchParams();
+    for (const [key, given] of Object.entries(query)) if (given && key !== 'cursor' && key !== 'before') params.set(key, given);
+    params.set(name, value);
+    return `${path}?${params}`;
+  };
+  const links = [
+    cursors.prevCursor ? html`<a href="${href('before', cursors.prevCursor)}" rel="prev">Previous page</a>` : '',
+    cursors.nextCursor ? html`<a href="${href('cursor', cursors.nextCursor)}" rel="next">Next page</a>` : '',
+  ].filter(Boolean);
+  return links.length ? html`<nav class="pager" aria-label="Pages">!${links.join(' ')}</nav>` : '';
 }
 
 /** A search box named "Search" and the list's filters, as a GET form (works without JavaScript). */

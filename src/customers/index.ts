@@ -3,5 +3,5 @@
 export { rebuildCustomerDocuments } from './customers.documents.js';
 export { importCustomerLine } from './customers.import.js';
 export { customerRecordKind, registerCustomerRoutes } from './customers.routes.js';
-export { Customer } from './customers.schema.js';
-export { getCustomer, getCustomersByIds, getCustomerTextsByIds } from './customers.service.js';
+export { Customer, CustomerListQuery } from './customers.schema.js';
+export { getCustomer, getCustomersByIds, getCustomerTextsByIds, listCustomerPage } from './customers.service.js';

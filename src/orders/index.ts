@@ -2,7 +2,6 @@
 
 export { importOrderLine, importOrders } from './orders.import.js';
 export { registerOrderRoutes } from './orders.routes.js';
-export type { OrderListQuery } from './orders.schema.js';
-export { MAX_CART_ITEMS, Order } from './orders.schema.js';
-export { detachCustomerOrders, getOrder, getOrdersByIds, listOrders } from './orders.service.js';
+export { MAX_CART_ITEMS, Order, OrderListQuery } from './orders.schema.js';
+export { detachCustomerOrders, getOrder, getOrdersByIds, listOrderPage, listOrders } from './orders.service.js';
 export { completeAddress, completeCartItem } from './orders.sql.js';

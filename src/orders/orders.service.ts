@@ -4,7 +4,7 @@ import { withTx } from '../db/index.js';
 import { type ErrorDetail, found, validationError } from '../errors.js';
 import { noteChange } from '../events/index.js';
 import { returnStock } from '../products/index.js';
-import { countedTotal, runList, selectByIds } from '../reads/index.js';
+import { countedTotal, runList, runListPage, selectByIds } from '../reads/index.js';
 import {
   creationTimes,
   customFieldsDetails,
@@ -167,4 +167,10 @@ export async function listOrders(db: Db, storeId: string, query: OrderListQuery)
       : undefined;
   const { rows, pagination } = await runList(base, query, listSpec, { db, storeId, total });
   return { data: rows.map(toOrderOutput), pagination };
+}
+
+/** A page of the same list without its total (runListPage: no count, a previous page by `before`): the console's. */
+export async function listOrderPage(db: Db, storeId: string, query: OrderListQuery) {
+  const { rows, nextCursor, prevCursor } = await runListPage(selectOrderList(db, storeId, query), query, listSpec, { db, storeId });
+  return { data: rows.map(toOrderOutput), nextCursor, prevCursor };
 }

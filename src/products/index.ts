@@ -4,7 +4,7 @@ export { MAX_VARIANTS, skuOf } from './options.js';
 export { rebuildProductDocuments } from './products.documents.js';
 export { importProductLine } from './products.import.js';
 export { productRecordKind, registerProductRoutes } from './products.routes.js';
-export { Product } from './products.schema.js';
+export { Product, ProductListQuery } from './products.schema.js';
 export { getProductsByIds, getProductTextsByIds, listProductPage } from './products.service.js';
 export {
   resolveStock,

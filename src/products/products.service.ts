@@ -230,11 +230,11 @@ export async function listProductPage(
   db: Db,
   storeId: string,
   query: ProductListQuery,
-): Promise<{ texts: string[]; nextCursor: string | null }> {
+): Promise<{ texts: string[]; nextCursor: string | null; prevCursor: string | null }> {
   const list = await productListScope(db, storeId, selectProductDocuments(db, storeId), query);
-  if (!list) return { texts: [], nextCursor: null };
-  const { rows, nextCursor } = await runListPage(list.filtered, query, productListSpec, list.scope);
-  return { texts: await documentTexts(rows as DocumentOfRow[], (ids) => getProductsByIds(db, storeId, ids)), nextCursor };
+  if (!list) return { texts: [], nextCursor: null, prevCursor: null };
+  const { rows, nextCursor, prevCursor } = await runListPage(list.filtered, query, productListSpec, list.scope);
+  return { texts: await documentTexts(rows as DocumentOfRow[], (ids) => getProductsByIds(db, storeId, ids)), nextCursor, prevCursor };
 }
 
 /** The product list (also GET /collections/{id}/products, which passes its `membership`), as outputs. */

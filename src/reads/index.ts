@@ -1,9 +1,10 @@
 /** The public surface of src/reads: what other folders may import. */
 
 export { selectByIds } from './by-ids.js';
-export { escapeLike, ilikeAny, ListQuery, type ListSpec, paginationOf, runList, runListPage, type SortKeys } from './list.js';
+export { escapeLike, ilikeAny, ListQuery, type ListSpec, paginationOf, runList, type SortKeys } from './list.js';
 export { type CountedList, countedTotal, countedTotalSql } from './list-counts.js';
 export { useCursorSecret } from './list-cursor.js';
+export { runListPage } from './list-page.js';
 export { sharedRead } from './shared-reads.js';
 export {
   currentDocumentSql,

@@ -57,19 +57,21 @@ export function encodeCursor(position: Position, binding: string): string {
   return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
 
-export function decodeCursor(cursor: string, binding: string): Position {
+/** `field`: the query parameter that carried it (`before` for runListPage's previous page), named by the 400. */
+export function decodeCursor(cursor: string, binding: string, field: 'cursor' | 'before' = 'cursor'): Position {
   const body = parse(cursor);
-  if (!body) throw badCursor('is not a cursor this list issued');
+  if (!body) throw badCursor('is not a cursor this list issued', field);
   const position = { key: body.k, id: body.i };
   if (!signedBy(body.h, signatureOf(binding, position))) {
     throw badCursor(
       'was not issued for this list, sort, filter and limit (or was altered): pass it unchanged, with the same path and query as the request that returned it',
+      field,
     );
   }
   return position;
 }
 
-export const badCursor = (message: string) => invalidField('cursor', message, 'query');
+export const badCursor = (message: string, field: 'cursor' | 'before' = 'cursor') => invalidField(field, message, 'query');
 
 function parse(cursor: string): CursorBody | null {
   try {

@@ -21,6 +21,8 @@ export interface ListParams {
   updatedSince?: string;
   /** `pagination.nextCursor` of the previous page of the same walk */
   cursor?: string;
+  /** runListPage only (the console's "Previous page"): its `prevCursor`, the page before the one that gave it */
+  before?: string;
 }
 
 export const MAX_LIMIT = 250;
@@ -165,32 +167,47 @@ function orderOf(params: ListParams, spec: ListSpec): ListOrder {
   return { expression, direction: descending ? sql`DESC` : sql`ASC`, descending, nullable };
 }
 
-/** Where this request's page starts: an offset (`page`), or the position after the row a cursor names. */
+/**
+ * Where this request's page starts: an offset (`page`), or the position after the row a cursor names; walking
+ * `backward` (a `before` cursor), "after" is in the list's reversed order, so the rows are those before it.
+ */
 interface Walk {
   offset: number;
   after: Position | null;
+  backward: boolean;
   /** what the page's cursor is bound to: the path with its ids, the sort, every filter and the limit */
   binding: string;
 }
 
+/** A `before` cursor is bound to its walk and its direction: neither kind of cursor passes for the other. */
+export const backwardBinding = (binding: string) => `before ${binding}`;
+
 function bindingOf(params: ListParams, spec: ListSpec, scope: ListScope): string {
   const query = Object.entries(params as unknown as Record<string, unknown>)
-    .filter(([name, value]) => name !== 'page' && name !== 'cursor' && value !== undefined)
+    .filter(([name, value]) => name !== 'page' && name !== 'cursor' && name !== 'before' && value !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return JSON.stringify([spec.path, scope.within ?? [], query]);
 }
 
 function walkOf(params: ListParams, spec: ListSpec, scope: ListScope): Walk {
   const binding = bindingOf(params, spec, scope);
-  if (params.cursor === undefined) return { offset: ((params.page ?? 1) - 1) * params.limit, after: null, binding };
+  if (params.before !== undefined) {
+    if (params.cursor !== undefined || params.page !== undefined) {
+      throw validationError([
+        { field: 'before', in: 'query', message: 'must not be sent with cursor or page: it says where the page ends' },
+      ]);
+    }
+    return { offset: 0, after: decodeCursor(params.before, backwardBinding(binding), 'before'), backward: true, binding };
+  }
+  if (params.cursor === undefined) return { offset: ((params.page ?? 1) - 1) * params.limit, after: null, backward: false, binding };
   if (params.page !== undefined) {
     throw validationError([{ field: 'page', in: 'query', message: 'must not be sent with cursor: the cursor says where the page starts' }]);
   }
-  return { offset: 0, after: decodeCursor(params.cursor, binding), binding };
+  return { offset: 0, after: decodeCursor(params.cursor, binding), backward: false, binding };
 }
 
 /** The rows of a page with the text of their sort value, `limit + 1` of them when there are more. */
-type KeyedRow<O> = O & { list_key: string | null };
+export type KeyedRow<O> = O & { list_key: string | null };
 
 // PostgreSQL's "data exception" class: a forged cursor value that is no value of the sort's type.
 const isDataException = (error: unknown) =>
@@ -220,24 +237,8 @@ export async function runList<DB, TB extends keyof DB, O>(
   return pageOf(rows, params, walk, count as number);
 }
 
-/**
- * The same page without its total: no count of any kind, so a filtered or searched page costs what finding
- * its rows costs, at any size of the store (the console's lists, CONTRACT §12; the API's lists keep their
- * exact totals, CONTRACT §5). `nextCursor` as runList's: a cursor of either reads on in the other.
- */
-export async function runListPage<DB, TB extends keyof DB, O>(
-  base: SelectQueryBuilder<DB, TB, O>,
-  params: ListParams,
-  spec: ListSpec,
-  scope: ListScope,
-): Promise<{ rows: O[]; nextCursor: string | null }> {
-  const { rows, walk } = await readList(base, params, spec, scope, false);
-  const { rows: page, pagination } = pageOf(rows, params, walk, 0);
-  return { rows: page, nextCursor: pagination.nextCursor };
-}
-
 /** The rows of a list's page (limit + 1, keyed) and, when `counting`, its exact total (else null). */
-async function readList<DB, TB extends keyof DB, O>(
+export async function readList<DB, TB extends keyof DB, O>(
   base: SelectQueryBuilder<DB, TB, O>,
   params: ListParams,
   spec: ListSpec,
@@ -245,7 +246,7 @@ async function readList<DB, TB extends keyof DB, O>(
   counting: boolean,
 ) {
   const walk = walkOf(params, spec, scope);
-  const order = orderOf(params, spec);
+  const order = walk.backward ? reversed(orderOf(params, spec)) : orderOf(params, spec);
   const since = params.updatedSince;
   const scoped = since === undefined ? base : base.where(sql<SqlBool>`${spec.sorts.updatedAt} >= ${since}`);
   const conditions = [
@@ -261,7 +262,8 @@ async function readList<DB, TB extends keyof DB, O>(
       : await runIndexedList(scoped, params, spec, order, walk, count, scope.unfiltered === true && since === undefined);
     return { rows, count: found, walk };
   } catch (error) {
-    if (walk.after && isDataException(error)) throw badCursor('holds a position this list cannot sort by');
+    if (walk.after && isDataException(error))
+      throw badCursor('holds a position this list cannot sort by', walk.backward ? 'before' : 'cursor');
     throw error;
   }
 }
@@ -274,14 +276,25 @@ function pageOf<O>(rows: KeyedRow<O>[], params: ListParams, walk: Walk, total: n
   const more = rows.length > params.limit;
   const page = rows.slice(0, params.limit);
   const last = page.at(-1);
-  const nextCursor = more && last ? encodeCursor({ key: last.list_key, id: idOf(last) }, walk.binding) : null;
-  return {
-    rows: page.map(
-      ({ list_key, list_id, list_total, ...row }: KeyedRow<O> & { list_id?: string; list_total?: number }) => row as unknown as O,
-    ),
-    pagination: paginationOf(params, total, nextCursor),
-  };
+  const nextCursor = more && last ? encodeCursor(positionOf(last), walk.binding) : null;
+  return { rows: strip(page), pagination: paginationOf(params, total, nextCursor) };
 }
+
+/** The rows without the columns the list added (sort text, id, total). */
+export const strip = <O>(rows: KeyedRow<O>[]): O[] =>
+  rows.map(({ list_key, list_id, list_total, ...row }: KeyedRow<O> & { list_id?: string; list_total?: number }) => row as unknown as O);
+
+export const positionOf = (row: KeyedRow<unknown>): Position => ({ key: row.list_key, id: idOf(row as object) });
+
+/**
+ * The list's order the other way round. PostgreSQL's default null placement (last ascending, first descending)
+ * is its own mirror, so `ORDER BY key DESC, id DESC` is exactly `key ASC, id ASC` reversed, and rowsAfter walks it.
+ */
+const reversed = (order: ListOrder): ListOrder => ({
+  ...order,
+  descending: !order.descending,
+  direction: order.descending ? sql`ASC` : sql`DESC`,
+});
 
 const idOf = (row: object) => String((row as { list_id: unknown }).list_id);
 
