@@ -24,7 +24,7 @@ export interface BenchResult {
     options: Pick<BenchOptions, 'connections' | 'warmup' | 'duration' | 'rounds' | 'smoke' | 'serverEnv'>;
     serverStartSeconds: number;
   };
-  seed: Omit<SeedInfo, 'products' | 'cartProducts' | 'orderIds' | 'customerIds' | 'apiKey' | 'adminPassword'>;
+  seed: Omit<SeedInfo, 'products' | 'cartProducts' | 'orderIds' | 'customerIds' | 'apiKey' | 'adminPassword' | 'consoleSession'>;
   server: {
     startupRssPeakMb: number;
     lifetimeRssPeakMb: number;

@@ -10,7 +10,7 @@ import { drive, measureScenario, type Rig, type ScenarioResult, type ServerWindo
 import { type BenchOptions, SCALES, type ScaleName } from './options.js';
 import { type Child, type ServerChild, startCeiling, startLoadDriver, startServer } from './processes.js';
 import { type BenchResult, checkTargets } from './report.js';
-import { FLOOR_SCENARIOS, SCENARIOS, type Scenario, type ScenarioContext, scenarioByName } from './scenarios.js';
+import { FLOOR_SCENARIOS, headersFor, SCENARIOS, type Scenario, type ScenarioContext, scenarioByName } from './scenarios.js';
 import { measureSearchDecay, SEARCH_DECAY } from './search-decay.js';
 import { type SeedInfo, seed } from './seed/seed.js';
 import { createSampler } from './system.js';
@@ -40,7 +40,7 @@ async function ceilingRoutes(server: ServerChild, context: ScenarioContext): Pro
   // A few at a time: the server is warm afterwards, not flooded.
   for (let start = 0; start < paths.length; start += 8) {
     const batch = paths.slice(start, start + 8).map(async (path) => {
-      const response = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${context.credential}` } });
+      const response = await fetch(`${server.url}${path}`, { headers: headersFor(context, path), redirect: 'manual' });
       if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${await response.text()}`);
       return { path, body: await response.text() };
     });
@@ -60,7 +60,7 @@ function selectScenarios(names: string[]): Scenario[] {
 }
 
 function seedSummary(info: SeedInfo): BenchResult['seed'] {
-  const { products, cartProducts, orderIds, customerIds, apiKey, adminPassword, ...rest } = info;
+  const { products, cartProducts, orderIds, customerIds, apiKey, adminPassword, consoleSession, ...rest } = info;
   return rest;
 }
 

@@ -39,14 +39,20 @@ const API = '/api/v1';
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
 const json = { 'content-type': 'application/json' };
 const auth = (ctx: ScenarioContext) => ({ authorization: `Bearer ${ctx.credential}` });
+const CONSOLE = '/console';
+
+/** A request's credential: the API key for the API, the admin's session cookie for the console. */
+export const headersFor = (ctx: ScenarioContext, path: string): Record<string, string> =>
+  path.startsWith(`${CONSOLE}/`) ? { cookie: `sf_console=${ctx.seed.consoleSession}` } : auth(ctx);
 
 /** One GET request whose path is drawn at random per request (connections do not march in step). */
 function getEach(ctx: ScenarioContext, path: () => string): Request[] {
-  return [{ method: 'GET', path: path(), headers: auth(ctx), setupRequest: (request) => ({ ...request, path: path() }) }];
+  const first = path();
+  return [{ method: 'GET', path: first, headers: headersFor(ctx, first), setupRequest: (request) => ({ ...request, path: path() }) }];
 }
 
 function getOne(ctx: ScenarioContext, path: string): Request[] {
-  return [{ method: 'GET', path, headers: auth(ctx) }];
+  return [{ method: 'GET', path, headers: headersFor(ctx, path) }];
 }
 
 /**
@@ -180,6 +186,12 @@ export const SCENARIOS: Scenario[] = [
   read('list-orders-status', 'list orders by status', () => [`${API}/orders?status=fulfilled`]),
   read('list-customers', 'list customers p1', () => [`${API}/customers`]),
   read('get-customer', 'get customer', (ctx) => ctx.seed.customerIds.map((id) => `${API}/customers/${id}`)),
+  // The console's lists as a signed-in admin sees them (HTML, 50 rows, no total; CONTRACT §12): page 1, a filtered
+  // page and a searched one, drawn per request. Their latency must not grow with the catalog (10k against 100k).
+  read('console-products', 'console products list', (ctx) =>
+    ['', '?status=active', `?search=${encodeURIComponent(ctx.seed.searchTerm)}`].map((query) => `${CONSOLE}/products${query}`),
+  ),
+  read('console-customers', 'console customers list', () => ['', '?search=Radia'].map((query) => `${CONSOLE}/customers${query}`)),
   {
     name: 'patch-product-price',
     label: 'patch product price',

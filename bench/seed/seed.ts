@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { createApiKey } from '../../src/api-keys/index.js';
 import { createCollection } from '../../src/collections/collections.service.js';
 import { loadConfig } from '../../src/config.js';
+import { startSession } from '../../src/console/sessions.js';
 import { rebuildCustomerDocuments } from '../../src/customers/customers.documents.js';
 import { type Db, openDatabase } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
@@ -24,6 +25,8 @@ export interface SeedInfo {
   adminEmail: string;
   adminPassword: string;
   apiKey: string;
+  /** the admin's console session (`sf_console` cookie value): the console scenarios' credential */
+  consoleSession: string;
   counts: { products: number; customers: number; orders: number };
   products: { id: string; price: number; comparePrice: number | null }[];
   cartProducts: { productId: string; title: string; price: number; sku: string }[];
@@ -106,6 +109,7 @@ interface Seeded {
   order: number[];
   storeId: string;
   apiKey: string;
+  consoleSession: string;
   products: SeededProduct[];
   customerIds: string[];
   orderIds: string[];
@@ -128,7 +132,8 @@ async function seedAll(
     await timed(seconds, 'other-store-products', () => seedCatalog(db, other.id, catalogOrder(productCount, false), ctx));
   }
   const store = await createStore(db, { slug: 'bench', name: 'Bench store' });
-  await createAdmin(db, store.id, { email: 'admin@bench.test', password: ADMIN_PASSWORD });
+  const admin = await createAdmin(db, store.id, { email: 'admin@bench.test', password: ADMIN_PASSWORD });
+  const consoleSession = await startSession(db, { storeId: store.id, adminId: admin.id }, 24);
   const { key } = await createApiKey(db, store.id, { name: 'bench', scopes: ['*'] });
   const order = catalogOrder(productCount, shape.skew);
   const products = await timed(seconds, 'products', () => seedCatalog(db, store.id, order, ctx));
@@ -142,7 +147,7 @@ async function seedAll(
   await timed(seconds, 'customer-documents', () => rebuildCustomerDocuments(db, store.id));
   // A fresh import is analyzed before it is measured, as autovacuum (PostgreSQL) or the server's timer (PGlite) would.
   await timed(seconds, 'vacuum-analyze', () => sql`VACUUM ANALYZE`.execute(db));
-  return { order, storeId: store.id, apiKey: key, products, customerIds, orderIds, smartCollectionId };
+  return { order, storeId: store.id, apiKey: key, consoleSession, products, customerIds, orderIds, smartCollectionId };
 }
 
 /** Creates, fills and closes the target's database; the server under test starts on it afterwards. */
@@ -169,6 +174,7 @@ export async function seed(
       adminEmail: 'admin@bench.test',
       adminPassword: ADMIN_PASSWORD,
       apiKey: s.apiKey,
+      consoleSession: s.consoleSession,
       counts: { products: s.products.length, customers: s.customerIds.length, orders: s.orderIds.length },
       products: spread(s.products, SAMPLE).map(({ id, price, comparePrice }) => ({ id, price, comparePrice })),
       cartProducts: spread(s.products, 50).map(({ id, title, price, sku }) => ({ productId: id, title, price, sku })),

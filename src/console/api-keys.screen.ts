@@ -6,7 +6,7 @@ import { csrfField } from './layout.js';
 import type { ConsoleRouter } from './router.js';
 import type { ScreenDeps } from './screen-deps.js';
 import type { ConsoleSession } from './sessions.js';
-import { table } from './view.js';
+import { filterForm, table } from './view.js';
 
 /** API keys through GET/POST/DELETE /api-keys: the list, "Create key" (the key shown once), "Revoke". */
 
@@ -15,6 +15,7 @@ const CreateForm = Type.Object({
   scopes: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Array(Type.String({ maxLength: 64 }), { maxItems: 40 })])),
 });
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const ListQuery = Type.Object({ search: Type.Optional(Type.String({ maxLength: 200 })) });
 
 interface ApiKey {
   id: string;
@@ -36,8 +37,15 @@ function createForm(session: ConsoleSession): string {
 <button type="submit">Create key</button></form>`;
 }
 
-async function keysPage(api: ConsoleApi, session: ConsoleSession, shown?: { name: string; key: string }) {
-  const keys = (await api.get(session, '/api-keys')).body.data as ApiKey[];
+/** Keys whose name, prefix or a scope holds `search` (any case). GET /api-keys answers a store's keys whole. */
+function matching(keys: ApiKey[], search: string | undefined): ApiKey[] {
+  const term = search?.trim().toLowerCase();
+  if (!term) return keys;
+  return keys.filter((key) => [key.name, key.prefix, ...key.scopes].some((text) => text.toLowerCase().includes(term)));
+}
+
+async function keysPage(api: ConsoleApi, session: ConsoleSession, shown?: { name: string; key: string }, search?: string) {
+  const keys = matching((await api.get(session, '/api-keys')).body.data as ApiKey[], search);
   const rows = keys.map((key) => [
     key.name,
     `${key.prefix}…`,
@@ -54,12 +62,12 @@ async function keysPage(api: ConsoleApi, session: ConsoleSession, shown?: { name
   return {
     title: 'API keys',
     nav: 'API keys' as const,
-    body: `${once}${table('API keys', ['Name', 'Key', 'Scopes', 'Created', 'Last used', 'Revoke'], rows)}<p class="muted">Last used: recorded by each server process at most once a minute.</p>${createForm(session)}`,
+    body: `${once}${filterForm('/console/api-keys', [{ name: 'search', label: 'Search', value: search }])}${table('API keys', ['Name', 'Key', 'Scopes', 'Created', 'Last used', 'Revoke'], rows)}<p class="muted">Last used: recorded by each server process at most once a minute.</p>${createForm(session)}`,
   };
 }
 
 export function registerApiKeysScreen(router: ConsoleRouter, { api }: ScreenDeps): void {
-  router.page('/api-keys', {}, async ({ session }) => keysPage(api, session));
+  router.page('/api-keys', { querystring: ListQuery }, async ({ query, session }) => keysPage(api, session, undefined, query.search));
   router.action('/api-keys', { body: CreateForm }, async ({ body, session }) => {
     const scopes = [body.scopes ?? []].flat();
     const created = (await api.send(session, 'POST', '/api-keys', { name: body.name, scopes })).body.data as { name: string; key: string };

@@ -1,11 +1,16 @@
 import { html } from 'ghtml';
 import { CollectionListQuery, listCollectionPage } from '../collections/index.js';
+import { listProductPage } from '../products/index.js';
 import { registerRecordScreen } from './records.js';
 import type { ConsoleRouter } from './router.js';
 import type { ScreenDeps } from './screen-deps.js';
 import { type Cell, facts, link, table } from './view.js';
 
-/** Collections: where each sits in the tree (parent, children) and its members (GET /collections/{id}/products). */
+/**
+ * Collections: where each sits in the tree (parent, children) and its first 50 members, newest first (the product
+ * list filtered by the collection, manual or smart, without a total: a smart collection may hold the whole
+ * catalog), with a link to all of them on the Products screen.
+ */
 export function registerCollectionsScreen(router: ConsoleRouter, { api, ctx }: ScreenDeps): void {
   registerRecordScreen(
     router,
@@ -32,14 +37,11 @@ export function registerCollectionsScreen(router: ConsoleRouter, { api, ctx }: S
         { label: 'Updated', value: (collection) => collection.updatedAt },
       ],
       titleOf: (collection) => collection.title,
-      async details(collection, consoleApi, session) {
-        const id = encodeURIComponent(collection.id);
-        const members = await consoleApi.get(session, `/collections/${id}/products`, { limit: '50' });
-        const rows: Cell[][] = (members.body.data as Record<string, string>[]).map((product) => [
-          link(`/console/products/${encodeURIComponent(product.id)}`, product.title),
-          product.status,
-          product.vendor,
-        ]);
+      async details(collection, _api, session) {
+        const members = await listProductPage(ctx.db, session.storeId, { collection: collection.id, limit: 50, sort: '-createdAt' });
+        const rows: Cell[][] = members.texts
+          .map((text) => JSON.parse(text) as Record<string, string>)
+          .map((product) => [link(`/console/products/${encodeURIComponent(product.id)}`, product.title), product.status, product.vendor]);
         const children = ((collection.childCollection ?? []) as (string | { id: string; title?: string })[]).map((child) =>
           typeof child === 'string' ? child : child.id,
         );
@@ -54,7 +56,9 @@ export function registerCollectionsScreen(router: ConsoleRouter, { api, ctx }: S
           ],
           ['Updated', collection.updatedAt],
         ])}<h2>Children</h2>!${children.length ? html`<ul>!${children.map((child) => html`<li><a href="/console/collections/${encodeURIComponent(child)}">${child}</a></li>`).join('')}</ul>` : html`<p class="muted">Children: none.</p>`}
-<h2>Members</h2>!${table('Members', ['Product', 'Status', 'Vendor'], rows)}`;
+<h2>Members</h2>!${table('Members', ['Product', 'Status', 'Vendor'], rows)}!${
+          members.nextCursor ? html`<p><a href="/console/products?collection=${encodeURIComponent(collection.id)}">All members</a></p>` : ''
+        }`;
       },
     },
   );

@@ -1,13 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { html } from 'ghtml';
 import { invalidField } from '../errors.js';
+import { JOB_STATUSES } from '../jobs/index.js';
 import { IdParams } from '../shared/index.js';
 import type { ConsoleApi } from './api.js';
 import { csrfField } from './layout.js';
 import type { ConsoleRouter } from './router.js';
 import type { ScreenDeps } from './screen-deps.js';
 import type { ConsoleSession } from './sessions.js';
-import { facts, link, table, when } from './view.js';
+import { facts, filterForm, link, nextPageLink, table, when } from './view.js';
 
 /**
  * Imports (CONTRACT §12): a file (Shopify or WooCommerce CSV, NDJSON) and its resource, "Dry run" first, then
@@ -20,6 +21,14 @@ import { facts, link, table, when } from './view.js';
 
 const RESOURCES = ['products', 'collections', 'customers', 'orders'] as const;
 const UploadQuery = Type.Object({ mode: Type.Union([Type.Literal('dry-run'), Type.Literal('import')]) });
+// the list of jobs: GET /jobs' search and filters ('' from the form is no filter), by its cursor
+const JobsQuery = Type.Object({
+  search: Type.Optional(Type.String({ maxLength: 200 })),
+  status: Type.Optional(Type.Union([Type.Literal(''), ...JOB_STATUSES.map((status) => Type.Literal(status))])),
+  resource: Type.Optional(Type.Union([Type.Literal(''), ...RESOURCES.map((resource) => Type.Literal(resource))])),
+  cursor: Type.Optional(Type.String({ maxLength: 4000 })),
+});
+const JOBS_PAGE = '25';
 // the job page of a dry run says "would create" (the job itself does not say it is one)
 const JobQuery = Type.Object({ dryRun: Type.Optional(Type.Literal('true')) });
 // the job's error rows (at most 1,000 are kept): four pages of the API's largest
@@ -95,8 +104,9 @@ function progressSection(session: ConsoleSession, job: Job, errors: Awaited<Retu
 }
 
 export function registerImportsScreen(router: ConsoleRouter, { api }: ScreenDeps): void {
-  router.page('/imports', {}, async ({ session }) => {
-    const jobs = await api.get(session, '/jobs', { limit: '10' });
+  router.page('/imports', { querystring: JobsQuery }, async ({ query, session }) => {
+    const filters = query as Record<string, string | undefined>;
+    const jobs = await api.get(session, '/jobs', { ...filters, limit: JOBS_PAGE });
     const rows = jobs.body.data.map((job: Job) => [
       link(`/console/imports/${job.id}`, when(job.createdAt)),
       job.resource,
@@ -108,7 +118,13 @@ export function registerImportsScreen(router: ConsoleRouter, { api }: ScreenDeps
     return {
       title: 'Imports',
       body: html`<h2>Import a file</h2>!${uploadForm(session)}
-<h2>Recent imports</h2>!${table('Recent imports', ['Started', 'Resource', 'Status', 'Created', 'Updated', 'Refused'], rows)}`,
+<h2>Recent imports</h2>!${filterForm('/console/imports', [
+        { name: 'search', label: 'Search', value: query.search },
+        { name: 'status', label: 'Status', value: query.status, options: [...JOB_STATUSES] },
+        { name: 'resource', label: 'Resource of the job', value: query.resource, options: [...RESOURCES] },
+      ])}
+!${table('Recent imports', ['Started', 'Resource', 'Status', 'Created', 'Updated', 'Refused'], rows)}
+!${nextPageLink('/console/imports', filters, jobs.body.pagination?.nextCursor)}`,
     };
   });
 

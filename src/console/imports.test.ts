@@ -131,6 +131,17 @@ describe('the Imports screen with NDJSON', () => {
     const download = await client.get(`${res.headers.location}/failed-rows`);
     expect(download.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
     expect(download.body).toBe(`${bad}\n`);
+
+    // the list of jobs: "Search" and GET /jobs' filters, kept in the form; a filter that matches nothing lists none
+    const job = (res.headers.location as string).split('/').pop() as string;
+    const listed = await client.get('/console/imports?resource=customers&status=succeeded&search=cust');
+    expect(listed.status).toBe(200);
+    expect(listed.body).toContain(`href="/console/imports/${job}"`);
+    expect(listed.body).toContain('<label for="filter-search">Search</label>');
+    expect(listed.body).toMatch(/<option value="customers" selected>/);
+    const none = await client.get('/console/imports?resource=products');
+    expect(none.body).not.toContain(`href="/console/imports/${job}"`);
+    expect((await client.get('/console/imports?status=sideways')).status).toBe(400);
   });
 });
 

@@ -155,4 +155,45 @@ describe("the console's Collections, Customers and Orders lists", () => {
     expect(listed.body).toContain('Buyer &#60;img src&#61;x onerror&#61;alert(1)&#62;&#60;/script&#62;');
     expect(pagerLink(listed.body, 'next')).toMatch(/^\/console\/customers\?cursor=/);
   });
+
+  it('API keys: "Search" finds keys by name, prefix or scope, markup as text', async () => {
+    for (const [name, scopes] of [
+      ['sync job', ['products:read']],
+      [`reporting ${EVIL}`, ['orders:read']],
+    ] as const) {
+      expect((await t.call(store, 'POST', '/api-keys', { name, scopes })).status).toBe(201);
+    }
+    const named = await console.get('/console/api-keys?search=SYNC');
+    expect(named.status).toBe(200);
+    expect(named.body).toContain('<td>sync job</td>');
+    expect(named.body).not.toContain('reporting');
+    const scoped = await console.get('/console/api-keys?search=orders%3Aread');
+    expect(scoped.body).toContain('reporting &#60;img');
+    expect(scoped.body).not.toContain('<td>sync job</td>');
+    expect(scoped.body).not.toContain('<img');
+    expect((await console.get('/console/api-keys')).body).toContain('<td>sync job</td>');
+  });
+
+  it("a collection's page lists its first 50 members without counting, and links to all of them", async () => {
+    const smart = await created(store, '/collections', {
+      title: 'Cheap',
+      collectionType: 'smart',
+      matchType: 'all condition',
+      conditions: [{ field: 'price', operator: 'less_than', value: '3' }],
+    });
+    const cheap = [];
+    for (let i = 0; i < PAGE + 1; i++) cheap.push(await created(store, '/products', { title: `Cheap ${i}`, price: 2 }));
+    let page = { status: 0, body: '' };
+    expect(await countsOf(async () => (page = await console.get(`/console/collections/${smart}`)))).toEqual([]);
+    expect(page.status).toBe(200);
+    expect(idsOf(page.body, 'products')).toEqual([...cheap].reverse().slice(0, PAGE));
+    expect(page.body).toContain(`<a href="/console/products?collection=${smart}">All members</a>`);
+    const all = await console.get(`/console/products?collection=${smart}`);
+    expect(idsOf(all.body, 'products')).toEqual([...cheap].reverse().slice(0, PAGE));
+    const rest = await console.get(pagerLink(all.body, 'next') as string);
+    expect(idsOf(rest.body, 'products')).toEqual([cheap[0]]);
+    // another store's collection id lists nothing of it
+    const theirs = await created(other, '/collections', { title: 'Theirs' });
+    expect(idsOf((await console.get(`/console/products?collection=${theirs}`)).body, 'products')).toEqual([]);
+  });
 });

@@ -128,6 +128,7 @@ export function registerProductsScreen(router: ConsoleRouter, { api, ctx }: Scre
       { name: 'vendor', label: 'Vendor' },
       { name: 'productType', label: 'Type' },
       { name: 'tag', label: 'Tag' },
+      { name: 'collection', label: 'Collection id' },
     ],
     columns: [
       { label: 'Title', value: (product) => product.title },

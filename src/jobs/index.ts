@@ -7,7 +7,7 @@ import { jobPurge } from './purge.js';
 import { type JobKinds, startJobRunner } from './runner.js';
 
 export type { Job } from './jobs.schema.js';
-export { IMPORT_ENCODINGS, type ImportEncoding, isImportEncoding, JobEnvelope } from './jobs.schema.js';
+export { IMPORT_ENCODINGS, type ImportEncoding, isImportEncoding, JOB_STATUSES, JobEnvelope } from './jobs.schema.js';
 export { getJob, toJobOutput } from './jobs.service.js';
 export { type BatchProgress, insertJob, type JobErrorInput, type JobRow, type NewJob, selectNamedFiles } from './jobs.sql.js';
 export { selectErrorSources } from './jobs-list.sql.js';
