@@ -222,6 +222,7 @@ export interface Jobs {
   cancel_requested: Generated<boolean>;
   created: Generated<number>;
   created_at: Generated<Timestamp>;
+  created_locations: Generated<string[]>;
   error: string | null;
   failed: Generated<number>;
   finished_at: Timestamp | null;

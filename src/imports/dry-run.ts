@@ -29,15 +29,32 @@ export interface AppliedLine {
   collections?: readonly (readonly string[])[];
 }
 
-/** Each resource's natural key, and the other values unique in a store (compared as the database does). */
-const KEYS: Readonly<Record<string, { key: string; slug: boolean; unique: readonly string[] }>> = {
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+
+/**
+ * An inventory line's key: its level, the item as the line names it (SKU, else handle and option values) at
+ * the location (names compare case-insensitively), so a level an earlier batch created counts as updated.
+ */
+function levelKey(value: Record<string, unknown>): string | null {
+  const location = text(value.location)?.trim().toLowerCase();
+  const options = value.options && typeof value.options === 'object' ? JSON.stringify(value.options) : '{}';
+  const item = text(value.sku)?.trim() ?? (text(value.productHandle) === null ? null : `${text(value.productHandle)?.trim()} ${options}`);
+  return location && item ? `${item} @ ${location}` : null;
+}
+
+/**
+ * Each resource's natural key (a field of the line, or made from it), and the other values unique in a store
+ * (compared as the database does).
+ */
+const KEYS: Readonly<
+  Record<string, { key: string | ((value: Record<string, unknown>) => string | null); slug: boolean; unique: readonly string[] }>
+> = {
   products: { key: 'handle', slug: true, unique: [] },
   collections: { key: 'handle', slug: true, unique: [] },
   customers: { key: 'userName', slug: false, unique: ['email'] },
   orders: { key: 'customOrderId', slug: false, unique: [] },
+  inventory: { key: levelKey, slug: false, unique: [] },
 };
-
-const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
 
 export class DryRunKeys {
   /** rows this batch adds to job_keys: key → holder */
@@ -53,7 +70,9 @@ export class DryRunKeys {
 
   private keyOf(value: unknown): string | null {
     const spec = KEYS[this.resource];
-    const raw = spec && typeof value === 'object' && value !== null ? text((value as Record<string, unknown>)[spec.key]) : null;
+    if (!spec || typeof value !== 'object' || value === null) return null;
+    const fields = value as Record<string, unknown>;
+    const raw = typeof spec.key === 'function' ? spec.key(fields) : text(fields[spec.key]);
     return raw === null ? null : spec.slug ? suppliedSlug(raw) : raw;
   }
 

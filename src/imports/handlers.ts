@@ -1,11 +1,12 @@
 import { importCollectionLine } from '../collections/index.js';
 import { importCustomerLine } from '../customers/index.js';
+import { importInventoryLine } from '../locations/index.js';
 import { importOrders } from '../orders/index.js';
 import { importProductLine } from '../products/index.js';
 import type { ImportContext, ImportHandlers } from './import-job.js';
 
 /** The resources POST /imports takes, each with its natural key (docs/imports.md). */
-export const IMPORT_RESOURCES = ['products', 'collections', 'customers', 'orders'] as const;
+export const IMPORT_RESOURCES = ['products', 'collections', 'customers', 'orders', 'inventory'] as const;
 
 /**
  * Each resource's line handler (src/imports/types.ts), written in the resource's own folder and exported
@@ -17,5 +18,6 @@ export function importHandlers(ctx: ImportContext): ImportHandlers {
     collections: importCollectionLine(ctx),
     customers: importCustomerLine,
     orders: importOrders,
+    inventory: importInventoryLine,
   };
 }

@@ -167,10 +167,12 @@ async function applyBatch(
   settings: ImportJobSettings,
   dryRun: { trx: Tx; keys: DryRunKeys } | null,
 ) {
+  const createdLocations: string[] = [];
   const outcome: BatchOutcome & { applied: number } = {
     progress: { processed: 0, created: 0, updated: 0, failed: 0, warnings: 0, positionBytes: 0, positionLine: 0 },
     errors: [],
     applied: 0,
+    createdLocations,
   };
   const { progress } = outcome;
   const deadline = performance.now() + settings.batchMs;
@@ -196,7 +198,7 @@ async function applyBatch(
     if (lineRead === 'blank') continue;
     progress.processed++;
     const applied = isParsed(lineRead)
-      ? (batched[index] ?? (await applyLine(trx, storeId, handler.line, line, lineRead, options, settings)))
+      ? (batched[index] ?? (await applyLine(trx, storeId, handler.line, line, lineRead, options, settings, createdLocations)))
       : lineRead;
     const result =
       dryRun && isParsed(lineRead) && typeof applied === 'string' ? await dryRun.keys.judge(dryRun.trx, lineRead.value, applied) : applied;
@@ -286,11 +288,14 @@ async function applyLine(
   parsed: { value: unknown; text: string },
   options: ImportLineOptions,
   settings: ImportJobSettings,
+  createdLocations: string[],
 ) {
   const point = await setSavepoint(trx, 'import_line', [options.afterWork]);
+  const created: string[] = [];
   try {
-    const outcome = await handler(trx, storeId, parsed.value, parsed.text, options);
+    const outcome = await handler(trx, storeId, parsed.value, parsed.text, { ...options, locationCreated: (name) => created.push(name) });
     await point.release();
+    createdLocations.push(...created);
     return outcome;
   } catch (error) {
     const appError = toAppError(error as Parameters<typeof toAppError>[0]);

@@ -4,7 +4,7 @@ import type { App, AppContext } from '../http/index.js';
 import { guardRequestLine, handlingOf, sendWrite } from '../http/index.js';
 import { insertJob, JobEnvelope, toJobOutput } from '../jobs/index.js';
 import { CSV_FORMATS, type CsvFormat, type CsvResource, csvResources } from '../platforms/index.js';
-import { newId, type StoreSlot, takeStoreSlot, validatorCompiler } from '../shared/index.js';
+import { newId, type StoreSlot, scopeResourceOf, takeStoreSlot, validatorCompiler } from '../shared/index.js';
 import { csvInspector } from './csv.js';
 import { charsetOf } from './csv-encoding.js';
 import { registerFailedRowsRoute } from './failed-rows.routes.js';
@@ -107,9 +107,9 @@ function registerImportRoute(scope: App, ctx: AppContext): void {
     {
       bodyLimit: ctx.config.importMaxBytes,
       config: {
-        // an import needs the write scope of its resource (products:write to import products)
-        scope: (request) => (isResource(resourceOf(request)) ? `${resourceOf(request)}:write` : null),
-        scopeNote: 'the write scope of the resource imported (`products:write` for `resource=products`)',
+        // an import needs the write scope of its resource (products:write to import products or inventory)
+        scope: (request) => (isResource(resourceOf(request)) ? `${scopeResourceOf(resourceOf(request) as string)}:write` : null),
+        scopeNote: 'the write scope of the resource imported (`products:write` for `resource=products` and `resource=inventory`)',
         event: false,
       },
       // The body is checked by its parser (a stored file), not by Ajv; the schema only documents it.

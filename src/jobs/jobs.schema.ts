@@ -18,7 +18,7 @@ export const Job = Type.Object(
   {
     id: RecordId,
     type: Type.String({ description: 'what the job does: "import"' }),
-    resource: Type.String({ description: 'the resource it works on: products, collections, customers, orders' }),
+    resource: Type.String({ description: 'the resource it works on: products, collections, customers, orders, inventory' }),
     status: StringEnum(JOB_STATUSES, {
       description: '`queued`, `running`, then `succeeded`, `failed` or `cancelled`',
     }),
@@ -34,6 +34,10 @@ export const Job = Type.Object(
     warnings: Type.Integer({
       description:
         'values the import changed or made up so far (a handle made a slug, a SKU the file did not give, a value trimmed): rows of GET /jobs/{id}/errors with level "warning"',
+    }),
+    createdLocations: Type.Array(Type.String(), {
+      description:
+        'an inventory import: the names of the locations it created because the file named them and the store had none of that name (a dry run: those it would create); [] otherwise',
     }),
     createdAt: CreatedAt,
     startedAt: Nullable(Described(Timestamp, 'when a worker started it; null: still queued')),

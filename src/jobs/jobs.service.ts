@@ -1,7 +1,7 @@
 import type { Db, Tx } from '../db/index.js';
 import { forbidden, found } from '../errors.js';
 import { runList } from '../reads/index.js';
-import { hasScope, isId, iso, isoOrNull } from '../shared/index.js';
+import { hasScope, isId, iso, isoOrNull, scopeResourceOf } from '../shared/index.js';
 import { type ImportEncoding, isImportEncoding, type Job, type JobError, type JobErrorsQuery, type JobListQuery } from './jobs.schema.js';
 import { findJob, type JobRow, lockJob, requestCancel } from './jobs.sql.js';
 import { errorListSpec, jobListSpec, selectJobErrors, selectJobList } from './jobs-list.sql.js';
@@ -26,6 +26,7 @@ export function toJobOutput(row: JobRow): Job {
     failed: row.failed,
     encoding: encodingOf(row.params),
     warnings: row.warnings,
+    createdLocations: row.created_locations,
     createdAt: iso(row.created_at),
     startedAt: isoOrNull(row.started_at),
     finishedAt: isoOrNull(row.finished_at),
@@ -38,10 +39,11 @@ function encodingOf(params: Record<string, unknown>): ImportEncoding {
   return isImportEncoding(encoding) ? encoding : 'utf-8';
 }
 
-/** The scopes that name resources: `products:read` -> `products`; `*` reads everything (null). */
+/** The resources whose jobs the scopes read: `products:read` -> `products` (and `inventory`); `*` reads everything (null). */
 function readableResources(scopes: readonly string[]): string[] | null {
   if (hasScope(scopes, '*')) return null;
-  return scopes.filter((scope) => scope.endsWith(':read')).map((scope) => scope.slice(0, -':read'.length));
+  const named = scopes.filter((scope) => scope.endsWith(':read')).map((scope) => scope.slice(0, -':read'.length));
+  return named.includes(scopeResourceOf('inventory')) ? [...named, 'inventory'] : named;
 }
 
 export async function listJobs(db: Db, storeId: string, scopes: readonly string[], query: JobListQuery) {
@@ -58,7 +60,7 @@ export async function getJob(db: Db, storeId: string, scopes: readonly string[],
 }
 
 function assertScope(scopes: readonly string[], row: JobRow, access: 'read' | 'write'): void {
-  const needed = `${row.resource}:${access}`;
+  const needed = `${scopeResourceOf(row.resource)}:${access}`;
   if (!hasScope(scopes, needed)) throw forbidden(needed);
 }
 

@@ -163,11 +163,23 @@ export interface BatchProgress {
   positionLine: number;
 }
 
-export async function advanceJob(trx: Tx, held: Held, progress: BatchProgress, leaseSeconds: number): Promise<void> {
+/** Adds a batch's counters, moves the resume position, and appends the locations it created (each name once). */
+export async function advanceJob(
+  trx: Tx,
+  held: Held,
+  progress: BatchProgress,
+  leaseSeconds: number,
+  createdLocations: readonly string[] = [],
+): Promise<void> {
+  const appended =
+    createdLocations.length === 0
+      ? sql`created_locations`
+      : sql`created_locations || ARRAY(SELECT DISTINCT ON (lower(n)) n FROM unnest(${[...createdLocations]}::text[]) WITH ORDINALITY AS u(n, i)
+          WHERE lower(n) <> ALL (SELECT lower(c) FROM unnest(created_locations) AS c) ORDER BY lower(n), i)`;
   await sql`
     UPDATE jobs SET processed = processed + ${progress.processed}, created = created + ${progress.created},
       updated = updated + ${progress.updated}, failed = failed + ${progress.failed},
-      warnings = warnings + ${progress.warnings},
+      warnings = warnings + ${progress.warnings}, created_locations = ${appended},
       position_bytes = ${progress.positionBytes}, position_line = ${progress.positionLine},
       lease_until = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
     WHERE store_id = ${held.store_id} AND id = ${held.id} AND lease_token = ${held.token}`.execute(trx);

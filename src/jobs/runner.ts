@@ -39,6 +39,8 @@ import {
 export interface BatchOutcome {
   progress: BatchProgress;
   errors: JobErrorInput[];
+  /** locations the batch's lines created (an inventory import: the job's createdLocations) */
+  createdLocations?: readonly string[];
 }
 
 export interface JobRun {
@@ -148,9 +150,9 @@ async function oneBatch(trx: Tx, held: Held, work: (trx: Tx) => Promise<BatchOut
     await finishHeldJob(trx, held, 'cancelled');
     return 'cancelled' as const;
   }
-  const { progress, errors } = await work(trx);
+  const { progress, errors, createdLocations = [] } = await work(trx);
   await keepRows(trx, held, state, errors);
-  await advanceJob(trx, held, progress, leaseSeconds);
+  await advanceJob(trx, held, progress, leaseSeconds, createdLocations);
   if (turns?.length !== 0 && (await othersWaiting(trx, held, turns))) return 'turn over' as const;
   return 'continue' as const;
 }

@@ -1,4 +1,5 @@
 import { shopifyCustomers } from './shopify/customers.js';
+import { shopifyInventory } from './shopify/inventory.js';
 import { shopifyOrders } from './shopify/orders.js';
 import { shopifyProducts } from './shopify/products.js';
 import { FORMULA_QUOTING, type SpreadsheetQuoting } from './spreadsheet-quote.js';
@@ -9,7 +10,7 @@ import { wooProducts } from './woocommerce/products.js';
  * Every CSV layout the service reads, in the order recognition tries them. To add one (e.g. Shopify
  * customers): write `src/platforms/shopify/customers.ts` exporting a `CsvLayout` (types.ts) and add it here.
  */
-export const CSV_LAYOUTS: readonly CsvLayout[] = [shopifyProducts, wooProducts, shopifyCustomers, shopifyOrders];
+export const CSV_LAYOUTS: readonly CsvLayout[] = [shopifyProducts, wooProducts, shopifyCustomers, shopifyOrders, shopifyInventory];
 
 /** What recognising a header row found: the layout, or for each candidate layout the columns it lacks. */
 export type Recognised = { layout: CsvLayout } | { layout: null; missing: { layout: CsvLayout; columns: string[] }[] };

@@ -12,7 +12,7 @@ export const CSV_FORMATS = ['shopify', 'woocommerce'] as const;
 export type CsvFormat = (typeof CSV_FORMATS)[number];
 
 /** The resources a CSV upload may be (`resource=`). */
-export type CsvResource = 'products' | 'customers' | 'orders';
+export type CsvResource = 'products' | 'customers' | 'orders' | 'inventory';
 
 /** One CSV record: its number in the file (the header row is 1) and its cells as the file has them. */
 export interface CsvRecord {

@@ -47,6 +47,12 @@ export interface ImportLineOptions {
   handling: Handling;
   /** the app's after-work: a line's events, the derived changes its work noted and stored documents go through it */
   afterWork: AfterWork;
+  /**
+   * told the name of a location the line created (an inventory line naming a location the store lacks): the
+   * job lists them (`createdLocations`). Given per line by the import engine, which keeps the names only of
+   * lines that were applied (a refused line's savepoint took its location with it).
+   */
+  locationCreated?: (name: string) => void;
 }
 
 /**

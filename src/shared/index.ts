@@ -69,7 +69,7 @@ export { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js'
 export { PLACE_FIELDS } from './place.schema.js';
 export { type PurgeJob, purgeOnce, startPurgeLoop } from './purge-loop.js';
 export { assertReference, deleteRecord, lockedCurrent, lockRecord, missingReferences, recordExists } from './references.js';
-export { ALL_SCOPES, hasScope } from './scopes.js';
+export { ALL_SCOPES, hasScope, scopeResourceOf } from './scopes.js';
 export { insertWithFreeSlug, slugBase, suppliedSlug, toSlug } from './slug.js';
 export { createStoreShares, type StoreShares } from './store-shares.js';
 export { type StoreSlot, takeStoreSlot } from './store-slots.js';
