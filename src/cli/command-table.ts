@@ -154,7 +154,7 @@ export const COMMANDS: CliCommand[] = [
     name: 'import',
     summary: "upload an NDJSON or CSV file to a server's import endpoint and follow the job to its end",
     options: {
-      resource: { type: 'string', value: 'R', description: 'products, collections, customers or orders', required: true },
+      resource: { type: 'string', value: 'R', description: 'products, collections, customers, orders or inventory', required: true },
       format: {
         type: 'string',
         value: 'F',
@@ -180,13 +180,13 @@ export const COMMANDS: CliCommand[] = [
       resource: {
         type: 'string',
         value: 'R',
-        description: 'products, collections, attributes, attributeSets, customers or orders',
+        description: 'products, collections, attributes, attributeSets, customers, orders or inventory',
         required: true,
       },
       format: {
         type: 'string',
         value: 'F',
-        description: 'ndjson (default) or shopify (products, customers, orders: CSV as Shopify imports it)',
+        description: 'ndjson (default) or shopify (products, customers, orders, inventory: CSV as Shopify imports it)',
       },
       out: { type: 'string', value: 'FILE', description: 'write to FILE (default: stdout)' },
       'updated-since': { type: 'string', value: 'TIME', description: 'only records updated at or after this date-time' },

@@ -5,10 +5,10 @@ import { CliError } from './cli-error.js';
 import type { Api } from './http.js';
 import { startProgress } from './progress.js';
 
-export const EXPORT_RESOURCES = ['products', 'collections', 'attributes', 'attributeSets', 'customers', 'orders'];
+export const EXPORT_RESOURCES = ['products', 'collections', 'attributes', 'attributeSets', 'customers', 'orders', 'inventory'];
 /** `ndjson` (the default) or a platform's CSV layout, which only these resources have. */
 export const EXPORT_FORMATS = ['ndjson', 'shopify'];
-const CSV_RESOURCES = ['products', 'customers', 'orders'];
+const CSV_RESOURCES = ['products', 'customers', 'orders', 'inventory'];
 
 export interface ExportOptions {
   resource: string;

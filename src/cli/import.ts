@@ -5,7 +5,7 @@ import { CliError } from './cli-error.js';
 import type { Api } from './http.js';
 import { startProgress } from './progress.js';
 
-export const IMPORT_RESOURCES = ['products', 'collections', 'customers', 'orders'];
+export const IMPORT_RESOURCES = ['products', 'collections', 'customers', 'orders', 'inventory'];
 
 /** A job as GET /jobs/{id} returns it (the fields the CLI reads). */
 export interface Job {
@@ -18,6 +18,8 @@ export interface Job {
   failed: number;
   /** values the job changed or made up (rows of /errors with level "warning"); absent from an older server */
   warnings?: number;
+  /** an inventory import: the locations it created (a dry run: would create); absent from an older server */
+  createdLocations?: string[];
 }
 
 interface JobError {
@@ -163,7 +165,9 @@ export async function runImport(api: Api, options: ImportOptions): Promise<{ sum
     const seconds = (Date.now() - started) / 1000;
     const { id, status, total, processed, created, updated, failed, warnings = 0 } = done;
     const counters = { total, processed, created, updated, failed, warnings };
-    const summary = { job: id, status, ...(options.dryRun ? { dryRun: true } : {}), ...counters, seconds };
+    // an inventory import says which locations it made (or, dry, would make): a misspelt name shows here
+    const locations = done.createdLocations?.length ? { createdLocations: done.createdLocations } : {};
+    const summary = { job: id, status, ...(options.dryRun ? { dryRun: true } : {}), ...counters, ...locations, seconds };
     return { summary, exitCode: status === 'succeeded' && failed === 0 ? 0 : 1 };
   } finally {
     release();

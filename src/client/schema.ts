@@ -904,6 +904,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/exports/inventory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export inventory as NDJSON or a platform's CSV
+         * @description Every inventory record of the store, one per line exactly as its GET returns it, in id order, streamed from one snapshot (PostgreSQL). `X-Total-Count` is the number of records that follow. With `format=shopify`: `text/csv` in the layout Shopify imports (its rows per record are in docs/exports.md).
+         *
+         *     Scope `products:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
+         */
+        get: operations["exportInventory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks": {
         parameters: {
             query?: never;
@@ -1093,7 +1117,7 @@ export interface paths {
         put?: never;
         /**
          * Import NDJSON (one record per line) or a platform CSV, upserted by natural key, in a background job
-         * @description Scope: the write scope of the resource imported (`products:write` for `resource=products`). An API key needs it (403 without); an access token has every scope.
+         * @description Scope: the write scope of the resource imported (`products:write` for `resource=products` and `resource=inventory`). An API key needs it (403 without); an access token has every scope.
          *
          *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
@@ -1993,13 +2017,28 @@ export interface components {
             data: components["schemas"]["InventoryLevel"][];
             pagination: components["schemas"]["Pagination"];
         };
+        /** @description the stock of one item at one location, by SKU (or handle and options) and location name */
+        InventoryLine: {
+            /** @description the variant's or simple product's SKU: how the item is found first */
+            sku?: string;
+            /** @description the product's handle: with `options`, how the item is found when no SKU is given or none matches */
+            productHandle?: string;
+            /** @description option name -> value of the variant (names case-insensitive, values exact); {} or absent: a simple product's own stock */
+            options?: {
+                [key: string]: string;
+            };
+            /** @description the location, by name (case-insensitive); created when the store has none of that name */
+            location: string;
+            /** @description units available there (below 0: oversold); null: not stocked there (Shopify's "not stocked"): no level is made, one that holds stock is set to 0 */
+            available: number | null;
+        };
         /** @description a background job (an import) and its progress */
         Job: {
             /** @description the record's identifier (24 hexadecimal characters), assigned by the server; read-only */
             id: string;
             /** @description what the job does: "import" */
             type: string;
-            /** @description the resource it works on: products, collections, customers, orders */
+            /** @description the resource it works on: products, collections, customers, orders, inventory */
             resource: string;
             /**
              * @description `queued`, `running`, then `succeeded`, `failed` or `cancelled`
@@ -2023,6 +2062,8 @@ export interface components {
             encoding: "utf-8" | "windows-1252" | "iso-8859-1";
             /** @description values the import changed or made up so far (a handle made a slug, a SKU the file did not give, a value trimmed): rows of GET /jobs/{id}/errors with level "warning" */
             warnings: number;
+            /** @description an inventory import: the names of the locations it created because the file named them and the store had none of that name (a dry run: those it would create); [] otherwise */
+            createdLocations: string[];
             /**
              * Format: date-time
              * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
@@ -6869,6 +6910,49 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    exportInventory: {
+        parameters: {
+            query?: {
+                /** @description only records with updatedAt >= this date-time */
+                updatedSince?: string;
+                /** @description ndjson (default), or shopify: text/csv in the layout Shopify imports (docs/exports.md) */
+                format?: "ndjson" | "shopify";
+            };
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON: one inventory record per line; or CSV with format=shopify */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["InventoryLine"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: {
@@ -7466,7 +7550,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description what every line of the file is */
-                resource: "products" | "collections" | "customers" | "orders";
+                resource: "products" | "collections" | "customers" | "orders" | "inventory";
                 /** @description a CSV file's platform layout; recognised from its header row when omitted */
                 format?: "shopify" | "woocommerce";
                 /** @description check every line exactly as a real run would; the job reports its counters and errors and writes nothing */

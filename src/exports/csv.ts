@@ -1,6 +1,7 @@
 import { getDefaultAddresses } from '../addresses/index.js';
 import { type Customer, getCustomerTextsByIds } from '../customers/index.js';
 import type { Db } from '../db/index.js';
+import { getInventoryRecordsByIds, type InventoryRecord } from '../locations/index.js';
 import { getOrdersByIds, type Order } from '../orders/index.js';
 import {
   type CsvCell,
@@ -11,6 +12,8 @@ import {
   type SpreadsheetQuoting,
   shopifyCustomerColumns,
   shopifyCustomerRow,
+  shopifyInventoryColumns,
+  shopifyInventoryRow,
   shopifyOrderColumns,
   shopifyOrderRows,
 } from '../platforms/index.js';
@@ -85,6 +88,11 @@ const SHOPIFY: Record<string, CsvExport> = {
     },
     read: getOrdersByIds,
     quoting: exportQuoting('shopify', 'orders'),
+  },
+  inventory: {
+    open: async () => ({ columns: shopifyInventoryColumns(), rows: (record) => [shopifyInventoryRow(record as InventoryRecord)] }),
+    read: getInventoryRecordsByIds,
+    quoting: exportQuoting('shopify', 'inventory'),
   },
 };
 

@@ -1,8 +1,14 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../db/index.js';
 
-/** The tables an export walks; each has `(store_id, id)` as its primary key and an `updated_at`. */
-export type ExportTable = 'products' | 'collections' | 'attributes' | 'attribute_sets' | 'customers' | 'orders';
+/**
+ * The tables an export walks; each has `(store_id, id)` as its primary key and an `updated_at`, except
+ * inventory_levels, walked by `(store_id, level_id)` (its item and location: migrations/0118).
+ */
+export type ExportTable = 'products' | 'collections' | 'attributes' | 'attribute_sets' | 'customers' | 'orders' | 'inventory_levels';
+
+/** The column a table's records are walked and read by. */
+const idColumn = (table: ExportTable) => sql.ref(table === 'inventory_levels' ? 'level_id' : 'id');
 
 export interface ChunkQuery {
   /** the last id of the previous chunk (keyset), null for the first */
@@ -17,10 +23,11 @@ export interface ChunkQuery {
  * at any depth, and a record is met at most once even while others are inserted or deleted.
  */
 export async function idsAfter(db: Db | Tx, table: ExportTable, storeId: string, query: ChunkQuery): Promise<string[]> {
-  let select = db.selectFrom(table).select('id').where('store_id', '=', storeId);
-  if (query.after !== null) select = select.where('id', '>', query.after);
+  const id = idColumn(table);
+  let select = db.selectFrom(table).select(sql<string>`${id}`.as('id')).where('store_id', '=', storeId);
+  if (query.after !== null) select = select.where(id, '>', query.after);
   if (query.updatedSince !== null) select = select.where('updated_at', '>=', query.updatedSince);
-  const rows = await select.orderBy('id').limit(query.limit).execute();
+  const rows = await select.orderBy(id).limit(query.limit).execute();
   return rows.map((row) => row.id);
 }
 

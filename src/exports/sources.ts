@@ -4,6 +4,7 @@ import { Attribute, getAttributesByIds } from '../attributes/index.js';
 import { Collection, getCollectionsByIds } from '../collections/index.js';
 import { Customer, getCustomersByIds, getCustomerTextsByIds } from '../customers/index.js';
 import type { Db } from '../db/index.js';
+import { getInventoryLinesByIds, InventoryLine } from '../locations/index.js';
 import { getOrdersByIds, Order } from '../orders/index.js';
 import { getProductsByIds, getProductTextsByIds, Product } from '../products/index.js';
 import type { ExportTable } from './exports.sql.js';
@@ -77,5 +78,14 @@ export const EXPORT_SOURCES: readonly ExportSource[] = [
     schema: Order,
     read: getOrdersByIds,
     chunk: 500,
+  },
+  {
+    // the stock of each item at each location, one line per level, as the inventory import reads it back
+    name: 'inventory',
+    table: 'inventory_levels',
+    scope: 'products:read',
+    schema: InventoryLine,
+    read: getInventoryLinesByIds,
+    chunk: 1000,
   },
 ];

@@ -29,7 +29,7 @@ export const NdjsonBody = {
     'text/csv': {
       schema: Type.String({
         description:
-          "a platform's CSV export (Shopify or WooCommerce products, Shopify customers and orders): UTF-8, comma or semicolon, " +
+          "a platform's CSV export (Shopify or WooCommerce products, Shopify customers, orders and inventory): UTF-8, comma or semicolon, " +
           'RFC 4180 quoting; the layout is recognised from the header row or named with `format`',
       }),
     },

@@ -35,3 +35,20 @@ export const InventoryLine = Body(
   { title: 'InventoryLine', description: 'the stock of one item at one location, by SKU (or handle and options) and location name' },
 );
 export type InventoryLine = Static<typeof InventoryLine>;
+
+/** A level as an inventory line: what the export writes and the import reads back into the same level. */
+export function toInventoryLine(record: {
+  handle: string;
+  options: { name: string; value: string }[];
+  sku: string | null;
+  location: string;
+  available: number;
+}): InventoryLine {
+  return {
+    ...(record.sku ? { sku: record.sku } : {}),
+    productHandle: record.handle,
+    ...(record.options.length > 0 ? { options: Object.fromEntries(record.options.map(({ name, value }) => [name, value])) } : {}),
+    location: record.location,
+    available: record.available,
+  };
+}

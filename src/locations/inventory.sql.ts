@@ -55,3 +55,40 @@ export async function levelAt(db: Db | Tx, storeId: string, itemId: string, loca
     WHERE store_id = ${storeId} AND item_id = ${itemId} AND location_id = ${locationId}`.execute(db);
   return rows[0]?.available;
 }
+
+/** A level as an inventory file writes it: the item by handle, option values and SKU, the location by name. */
+export interface InventoryRecord {
+  handle: string;
+  title: string;
+  /** the variant's option values in the product's option order; [] for a simple product */
+  options: { name: string; value: string }[];
+  sku: string | null;
+  location: string;
+  available: number;
+}
+
+interface RecordRow {
+  handle: string;
+  title: string;
+  product_options: { name: string }[];
+  attributes: Record<string, string> | null;
+  sku: string | null;
+  location: string;
+  available: number;
+}
+
+/** The levels among `ids` (level ids), in id order, as inventory files write them (the export's batch read). */
+export async function getInventoryRecordsByIds(db: Db | Tx, storeId: string, ids: string[]): Promise<InventoryRecord[]> {
+  const { rows } = await sql<RecordRow>`SELECT p.handle, p.title, p.options AS product_options, v.attributes,
+      CASE WHEN l.variant_id IS NULL THEN p.sku ELSE v.sku END AS sku, c.name AS location, l.available
+    FROM inventory_levels l
+    JOIN products p ON p.store_id = l.store_id AND p.id = l.product_id
+    LEFT JOIN variants v ON v.store_id = l.store_id AND v.id = l.variant_id
+    JOIN locations c ON c.store_id = l.store_id AND c.id = l.location_id
+    WHERE l.store_id = ${storeId} AND l.level_id = ANY(${ids}::text[])
+    ORDER BY l.level_id`.execute(db);
+  return rows.map(({ product_options, attributes, ...row }) => ({
+    ...row,
+    options: attributes ? product_options.map(({ name }) => ({ name, value: attributes[name] ?? '' })) : [],
+  }));
+}

@@ -15,6 +15,7 @@ export {
 } from './layouts.js';
 export { booleanCell, emptyRecord, groupingReader, LineBuilder, listCell, missingOf, numberCell } from './lines.js';
 export { type CustomerWithAddress, shopifyCustomerColumns, shopifyCustomerRow } from './shopify/customers-export.js';
+export { shopifyInventoryColumns, shopifyInventoryRow } from './shopify/inventory-export.js';
 export { shopifyOrderColumns, shopifyOrderRows } from './shopify/orders-export.js';
 export {
   imageFieldKey,
