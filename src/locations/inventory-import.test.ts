@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { csvFixture, csvRow, importCsv, productByHandle, variantOf } from '../../test/support/csv.fixtures.js';
+import { settled } from '../../test/support/feed.fixtures.js';
 import { postImport, runStoreJobs } from '../../test/support/jobs.fixtures.js';
 
 let t: TestContext;
@@ -211,6 +212,7 @@ describe('inventory NDJSON lines', () => {
       [5, 'sku'],
     ]);
     expect(await levelsOf(store)).toEqual(expect.arrayContaining(['Pop-up / WRAP-1 → 4', 'Pop-up / TR-BLU-41-W → 2']));
+    await settled(t);
     const events = (await t.call(store, 'GET', '/events?types=inventory.updated&limit=100')).body.data;
     expect(events.filter((event: { data: { available: number } }) => [4, 2].includes(event.data.available))).toHaveLength(2);
   });
