@@ -17,6 +17,7 @@ import {
   issueAccessToken,
   registerAuthRoutes,
   registerRateLimit,
+  rememberWritePositions,
   storeRateLimit,
   watchCredentials,
 } from './auth/index.js';
@@ -34,6 +35,7 @@ import {
   announceHandling,
   assertAccessDeclared,
   capConnections,
+  createConsistency,
   createRouteMirror,
   drainRefusedBody,
   frameworkErrors,
@@ -43,6 +45,7 @@ import {
   parseJsonBodies,
   registerHealthRoutes,
   registerSafeWrites,
+  routeReads,
   serverOptions,
 } from './http/index.js';
 import { createUploadStore, importJobKinds, registerImports } from './imports/index.js';
@@ -126,7 +129,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   useCursorSecret(config.jwtSecret);
   // A write's after-work (events, derived changes, stored documents): on the context of the write door and the imports.
   const afterWork = options.afterWork ?? appAfterWork();
-  const ctx: AppContext = { db: database.db, config, media: createMediaStore(config, database), credentials: credentials.cache, afterWork };
+  // With read replicas: each credential's newest write position (in Redis when set), so its reads see its writes.
+  const positions = rememberWritePositions(redis, redisPrefix);
+  const consistency = database.replicas ? createConsistency(database.replicas, positions) : null;
+  const media = createMediaStore(config, database);
+  const ctx: AppContext = { db: database.db, config, media, credentials: credentials.cache, afterWork, consistency };
   // Import uploads: in the database on PostgreSQL, so any process may run (or resume) the job.
   const uploads = createUploadStore(config.dataDir, database);
   const stopBlobPurge = startBlobPurge(database.db, app.log);
@@ -140,6 +147,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       newestEventAgeSeconds: () => newestEventAgeSeconds(database.db),
       // read at scrape time only, after requestLog below is made
       requestLogRows: () => requestLog?.stats() ?? null,
+      replicas: () => database.replicas?.states() ?? [],
     },
     (error) => app.log.warn({ err: error }, 'metrics: reading the database state failed'),
   );
@@ -186,6 +194,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     async (api: App) => {
       api.addHook('onRoute', assertAccessDeclared);
       registerSafeWrites(api, ctx);
+      // GETs on a replica that has replayed what the request needs (docs/scaling.md §4)
+      const { replicas } = database;
+      if (replicas) routeReads(api, { replicas, memory: positions, waitMs: config.replicaWaitMs, observe: metrics.observeRead });
       api.addHook('onRequest', authenticate(ctx, createCredentialGuard(redis, redisPrefix), credentials.cache));
       // once the credential has named its store: that store's budget (off unless STOREFRONT_STORE_RATE_LIMIT)
       const perStore = storeRateLimit(config, redis, redisPrefix);

@@ -32,6 +32,12 @@ export interface Config {
   bodyDrainBytes: number;
   shutdownTimeoutMs: number;
   dbPoolSize: number;
+  /** streaming replicas of DATABASE_URL that reads may go to (docs/scaling.md §4); PostgreSQL only */
+  replicaUrls: string[];
+  /** how long a read that needs a newer position than every replica has waits for one before it reads the primary */
+  replicaWaitMs: number;
+  /** a replica further behind than this is skipped until it catches up */
+  replicaMaxLagMs: number;
   /** seconds an Idempotency-Key's outcome is kept (then the key is free again) */
   idempotencyTtl: number;
   /** days an event stays in the feed (then the background purge deletes it) */
@@ -110,6 +116,22 @@ function readUrl(env: Env, name: string, protocols: string[]): string | null {
   }
   if (!protocols.includes(url.protocol)) fail(name, `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
   return raw;
+}
+
+/** STOREFRONT_REPLICA_URLS: comma-separated PostgreSQL URLs, at most 16. */
+function readReplicas(env: Env) {
+  const name = 'STOREFRONT_REPLICA_URLS';
+  const urls = (env[name] ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter(Boolean);
+  if (urls.length > 16) fail(name, `takes at most 16 URLs, got ${urls.length}`);
+  for (const url of urls) readUrl({ [name]: url }, name, ['postgres:', 'postgresql:']);
+  return {
+    replicaUrls: urls,
+    replicaWaitMs: readInt(env, 'STOREFRONT_REPLICA_WAIT_MS', 200, 0, 10_000),
+    replicaMaxLagMs: readInt(env, 'STOREFRONT_REPLICA_MAX_LAG_MS', 5_000, 100, 3_600_000),
+  };
 }
 
 const DEFAULT_RETRY_SCHEDULE = '5,30,120,600,1800,3600,7200,14400,28800,43200';
@@ -213,6 +235,7 @@ export function loadConfig(env: Env = process.env): Config {
     mediaMaxBytes: readInt(env, 'STOREFRONT_MEDIA_MAX_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     mediaMaxImages: readInt(env, 'STOREFRONT_MEDIA_MAX_IMAGES', 250, 1, 10_000),
     ...readServerLimits(env),
+    ...readReplicas(env),
     idempotencyTtl: readInt(env, 'STOREFRONT_IDEMPOTENCY_TTL', 86_400, 1, 31_536_000),
     eventRetentionDays: readInt(env, 'STOREFRONT_EVENT_RETENTION_DAYS', 30, 1, 3650),
     workers: readInt(env, 'STOREFRONT_WORKERS', 1, 1, 64),

@@ -34,6 +34,8 @@ export async function serve(config: Config, { afterWork }: ServeOptions = {}): P
   const tracing = await startTracing();
   const database = await openMigratedDatabase(config, tracing?.observeStatement);
   const app = await buildApp({ config, database, tracer: tracing?.tracer, afterWork });
+  if (database.engine === 'pglite' && config.replicaUrls.length)
+    app.log.warn('STOREFRONT_REPLICA_URLS is ignored by the embedded engine: replicas are streaming replicas of DATABASE_URL');
   if (database.engine === 'pglite' && config.demo) {
     const file = await ensureDemoStore(database.db, config.dataDir);
     if (file) app.log.info({ credentials: file }, `demo store "demo" created; its admin credentials are in ${file}`);

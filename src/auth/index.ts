@@ -8,3 +8,4 @@ export { connectRedis } from './redis-link.js';
 export { type AdminClaims, createSignIn, type SignIn } from './sign-in.js';
 export { createLoginThrottle } from './throttle.js';
 export { issueAccessToken } from './tokens.js';
+export { rememberWritePositions } from './write-positions.js';

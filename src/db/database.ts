@@ -6,6 +6,7 @@ import { acquireDataDirLock } from './lock-file.js';
 import { type Listener, listenPglite, type NotificationHandlers, postgresListener } from './notifications.js';
 import { PgliteWorkerClient } from './pglite-client.js';
 import { pgliteDialect } from './pglite-driver.js';
+import { openReplicas, type Replicas } from './replicas.js';
 import type { DB } from './schema.generated.js';
 import { observedDialect, type StatementObserver } from './statements/observed.js';
 import { preparingPool } from './statements/prepared.js';
@@ -28,6 +29,8 @@ export interface Database {
   /** PostgreSQL: the pool's state now; the embedded engine has one session and no pool (null) */
   poolStats(): PoolStats | null;
   engine: 'pglite' | 'postgres';
+  /** PostgreSQL with STOREFRONT_REPLICA_URLS: where reads may go (replicas.ts); else null, every statement on the primary */
+  replicas: Replicas | null;
   /** keeps planner statistics fresh as tables grow (stats-keeper.ts) */
   stats: StatsKeeper;
   ping(): Promise<void>;
@@ -44,6 +47,10 @@ export interface DatabaseOptions {
   connectTimeoutMs?: number;
   /** sees every statement sent (tracing, tests): observed.ts */
   observeStatement?: StatementObserver;
+  /** PostgreSQL only: streaming replicas of `databaseUrl` reads may go to (ignored by the embedded engine) */
+  replicaUrls?: string[];
+  /** a replica further behind than this is skipped (5 s) */
+  replicaMaxLagMs?: number;
 }
 
 // PGlite runs without autovacuum: dead rows are kept in check on a timer (statistics also by the StatsKeeper as tables grow).
@@ -100,6 +107,7 @@ async function openPglite(dataDir: string, observe?: StatementObserver): Promise
   return {
     db,
     engine: 'pglite',
+    replicas: null,
     stats,
     poolStats: () => null,
     ping: async () => {
@@ -118,7 +126,8 @@ async function openPglite(dataDir: string, observe?: StatementObserver): Promise
   };
 }
 
-function openPostgres(url: string, poolSize: number, connectTimeoutMs: number, observe?: StatementObserver): Database {
+function openPostgres(options: DatabaseOptions & { databaseUrl: string }): Database {
+  const { databaseUrl: url, poolSize = 10, connectTimeoutMs = 5000, observeStatement: observe, replicaUrls = [] } = options;
   // JIT compilation pays off for long analytical queries, never for these short ones: a search whose
   // estimate crossed jit_above_cost spent 90 ms compiling (EXPLAIN at 100k products; docs/decisions.md, "JIT off").
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: connectTimeoutMs, options: '-c jit=off' });
@@ -129,8 +138,11 @@ function openPostgres(url: string, poolSize: number, connectTimeoutMs: number, o
   // The failure reaches the request through its next statement instead, as a 503.
   pool.on('connect', (client) => client.on('error', () => undefined));
   const stats = new StatsKeeper();
+  const routed = replicaUrls.length
+    ? openReplicas(pool, preparingPool(pool), { urls: replicaUrls, poolSize, maxLagMs: options.replicaMaxLagMs ?? 5000 })
+    : null;
   const db = new Kysely<DB>({
-    dialect: observedDialect(new PostgresDialect({ pool: preparingPool(pool) }), observe),
+    dialect: observedDialect(new PostgresDialect({ pool: routed?.pool ?? preparingPool(pool) }), observe),
     plugins: [stats],
   });
   stats.attach(db);
@@ -139,6 +151,7 @@ function openPostgres(url: string, poolSize: number, connectTimeoutMs: number, o
   return {
     db,
     engine: 'postgres',
+    replicas: routed?.replicas ?? null,
     stats,
     poolStats: () => ({ total: pool.totalCount, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount }),
     ping: async () => {
@@ -146,17 +159,18 @@ function openPostgres(url: string, poolSize: number, connectTimeoutMs: number, o
     },
     listen: (channel, handlers) => listeners.add(listener.listen(channel, handlers)),
     close: async () => {
+      routed?.replicas.close();
       await listeners.close();
       await stats.settle();
       await db.destroy();
       // Kysely only ends a pool it has used.
-      if (!pool.ended) await pool.end();
+      if (routed) await routed.pool.end().catch(() => undefined);
+      else if (!pool.ended) await pool.end();
     },
   };
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.databaseUrl)
-    return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.connectTimeoutMs ?? 5000, options.observeStatement);
+  if (options.databaseUrl) return openPostgres({ ...options, databaseUrl: options.databaseUrl });
   return openPglite(options.dataDir, options.observeStatement);
 }

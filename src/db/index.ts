@@ -17,6 +17,8 @@ export type {
   StoredTrackingInfo,
 } from './column-shapes.js';
 export type { Database, Db, PoolStats } from './database.js';
+export type { ReadReason, ReadTarget, Replicas, ReplicaState } from './replicas.js';
+export { lsnText, lsnValue } from './wal-positions.js';
 export { DataDirLockedError } from './lock-file.js';
 export type { Listener, NotificationHandlers } from './notifications.js';
 export { openMigratedDatabase } from './open-migrated.js';

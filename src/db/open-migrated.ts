@@ -7,6 +7,9 @@ export interface EngineConfig {
   databaseUrl: string | null;
   dataDir: string;
   dbPoolSize: number;
+  /** STOREFRONT_REPLICA_URLS (PostgreSQL only) */
+  replicaUrls?: string[];
+  replicaMaxLagMs?: number;
 }
 
 /** Opens the configured engine and brings its schema up to date: what every entry point does first. */
@@ -15,6 +18,8 @@ export async function openMigratedDatabase(config: EngineConfig, observeStatemen
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.dbPoolSize,
+    replicaUrls: config.replicaUrls,
+    replicaMaxLagMs: config.replicaMaxLagMs,
     observeStatement,
   });
   try {

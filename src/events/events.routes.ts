@@ -18,7 +18,8 @@ export async function registerEventRoutes(app: App, { db, config }: AppContext, 
   app.get(
     '/events',
     {
-      config: { scope: 'events:read' },
+      // the feed promises never to skip an event: its cursor and long poll read the primary
+      config: { scope: 'events:read', reads: 'primary' },
       schema: {
         tags: ['Events'],
         summary:

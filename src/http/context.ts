@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, Raw
 import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import type { AfterWork, EventType, MediaStore } from '../shared/index.js';
+import type { Consistency } from './consistency.js';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -26,6 +27,8 @@ export interface AppContext {
   credentials: Revocations;
   /** what every write does after its own work: events, derived changes, stored documents (src/shared/after-work.ts) */
   afterWork: AfterWork;
+  /** with read replicas: a write's position on its response and remembered (consistency.ts); else null */
+  consistency: Consistency | null;
 }
 
 export interface Auth {
@@ -63,5 +66,10 @@ declare module 'fastify' {
      * records (API keys); every write declares it (http/safe-writes.ts refuses a write route without)
      */
     event?: EventType | false;
+    /**
+     * `primary`: this GET always reads the primary, never a replica (the feed and its long poll, jobs):
+     * what it answers moves without a write of the caller's, so no position of theirs covers it
+     */
+    reads?: 'primary';
   }
 }

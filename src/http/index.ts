@@ -1,5 +1,13 @@
 /** The public surface of src/http: what other folders may import. */
 export { type Answer, type AnswerObserver, observeAnswers, routeOf } from './answered.js';
+export {
+  CONSISTENCY_HEADER,
+  type Consistency,
+  createConsistency,
+  type PositionMemory,
+  type ReadObserver,
+  routeReads,
+} from './consistency.js';
 export type { App, AppContext, Auth, Revocations } from './context.js';
 export { sendStoredList, sendStoredRecord } from './etag.js';
 export { frameworkErrors } from './framework-errors.js';

@@ -50,6 +50,7 @@ export async function sendWrite<T>(
   const claim = claimFor(request);
   if (!claim) {
     const data = await withTx(ctx.db, (trx) => guarded(trx, storeId));
+    await ctx.consistency?.afterWrite(request, reply);
     reply.status(status);
     return ok(data);
   }
@@ -59,6 +60,8 @@ export async function sendWrite<T>(
   const execution = await withTx(ctx.db, (trx) =>
     executeOnce(trx, (t) => guarded(t, storeId), { storeId, claim, ttlSeconds, record, states: [ctx.afterWork] }),
   );
+  // a replay's write committed before: the position now is past it too
+  if (!('error' in execution)) await ctx.consistency?.afterWrite(request, reply);
   if ('replay' in execution) {
     sendReplay(reply, claim, execution.replay);
     return undefined;

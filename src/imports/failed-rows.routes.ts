@@ -15,6 +15,7 @@ export function registerFailedRowsRoute(api: App, ctx: AppContext): void {
       config: {
         scope: () => null,
         scopeNote: "the job's resource's read scope (`products:read` for a products import)",
+        reads: 'primary',
       },
       schema: {
         tags: ['Jobs'],

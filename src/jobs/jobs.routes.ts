@@ -10,6 +10,8 @@ const tags = ['Jobs'];
 // against the job (a list shows only the jobs the credential may read).
 const byJob = {
   scope: () => null,
+  // a job moves by its runner's writes, not the caller's: progress is read on the primary
+  reads: 'primary' as const,
   scopeNote: "the job's resource's read scope (`products:read` for a products import); its write scope to cancel",
 };
 

@@ -1,5 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { ReadReason, ReplicaState } from '../db/index.js';
 import type { Answer } from '../http/index.js';
+import { registerReplicaMetrics } from './replica-metrics.js';
 
 /**
  * What this process measures, in a registry of its own (so two apps in one process, as in tests, never
@@ -16,6 +18,8 @@ export interface MetricSources {
   newestEventAgeSeconds(): Promise<number | null>;
   /** this process's Requests log rows so far (src/request-log's writer, in memory); null when the log is off */
   requestLogRows(): { written: number; dropped: number } | null;
+  /** the read replicas as last probed; empty without STOREFRONT_REPLICA_URLS */
+  replicas(): ReplicaState[];
 }
 
 export interface Metrics {
@@ -26,6 +30,8 @@ export interface Metrics {
   importLinesProcessed(lines: number): void;
   /** one webhook attempt of this process: how it ended (a fixed set of outcomes) and how long it took */
   observeWebhookAttempt(outcome: WebhookAttemptOutcome, seconds: number): void;
+  /** one routed read: where it was answered and why (src/http/consistency.ts) */
+  observeRead(target: 'primary' | 'replica', reason: ReadReason): void;
 }
 
 /** A 2xx, another status, no answer within the timeout, no answer at all (refused, unreachable). */
@@ -197,7 +203,9 @@ export function createMetrics(sources: MetricSources, onError: (error: unknown) 
   }
   registerDatabaseGauges(registry, sources, snapshots(sources, onError));
   registerRequestLogCounters(registry, sources);
+  const observeRead = registerReplicaMetrics(registry, () => sources.replicas());
   return {
+    observeRead,
     registry,
     observeRequest({ method, route, status, ms }) {
       const labels = { method, route, status: String(status) };

@@ -25,6 +25,7 @@ export async function registerWebhooks(
   const stopPurge = startPurgeLoop(deliveryPurge(ctx.db, ctx.config.webhookDeliveryRetentionDays), api.log);
   api.addHook('onClose', async () => stopPurge());
   if (!ctx.config.webhookWorker) return;
-  const stop = startDeliveryWorker({ db: ctx.db, listen, config: ctx.config, log: api.log, onAttempt });
+  const position = ctx.consistency?.position;
+  const stop = startDeliveryWorker({ db: ctx.db, listen, config: ctx.config, log: api.log, onAttempt, position });
   api.addHook('onClose', async () => stop());
 }

@@ -25,6 +25,8 @@ export interface Attempt {
   allowPrivate: boolean;
   /** aborted when the process stops: the attempt ends as failed and is retried on schedule */
   signal?: AbortSignal;
+  /** with read replicas: a WAL position at or past the event's, so a receiver reading back with it sees the event's state */
+  consistency?: string;
 }
 
 const KEPT_BYTES = 4096;
@@ -41,7 +43,7 @@ export function signedHeaders(secret: string, eventId: string, payload: string, 
 }
 
 /** POSTs the event once: redirects are not followed, the answer is cut at 4 KB, the whole exchange at timeoutMs. */
-export function attempt({ url, secret, eventId, payload, timeoutMs, allowPrivate, signal }: Attempt): Promise<AttemptOutcome> {
+export function attempt({ url, secret, eventId, payload, timeoutMs, allowPrivate, signal, consistency }: Attempt): Promise<AttemptOutcome> {
   const target = new URL(url);
   const host = hostOf(target);
   // An IP literal is connected to without a lookup: judged here instead.
@@ -55,7 +57,11 @@ export function attempt({ url, secret, eventId, payload, timeoutMs, allowPrivate
     };
     const request = client.request(target, {
       method: 'POST',
-      headers: { ...signedHeaders(secret, eventId, payload), 'content-length': Buffer.byteLength(payload) },
+      headers: {
+        ...signedHeaders(secret, eventId, payload),
+        'content-length': Buffer.byteLength(payload),
+        ...(consistency ? { 'storefront-consistency': consistency } : {}),
+      },
       lookup: guardedLookup(allowPrivate) as never,
       agent: false,
       signal,

@@ -145,7 +145,8 @@ export async function registerWebhookRoutes(app: App, ctx: AppContext): Promise<
   app.get(
     '/webhooks/:id/deliveries',
     {
-      config: read,
+      // deliveries move by the worker's writes, not the caller's: read on the primary
+      config: { ...read, reads: 'primary' },
       schema: {
         tags,
         summary: "A webhook's deliveries",
@@ -162,7 +163,7 @@ export async function registerWebhookRoutes(app: App, ctx: AppContext): Promise<
   app.get(
     '/webhooks/:id/deliveries/:deliveryId',
     {
-      config: read,
+      config: { ...read, reads: 'primary' },
       schema: {
         tags,
         summary: 'A delivery with each attempt (time, duration, status, the first 4 KB of the answer, error)',

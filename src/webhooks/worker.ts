@@ -34,6 +34,11 @@ export interface WorkerSettings {
   log: WorkerLog;
   /** each attempt's outcome and duration (metrics) */
   onAttempt?: (outcome: AttemptResult, seconds: number) => void;
+  /**
+   * With read replicas: the primary's WAL position, read as an attempt starts (its event was claimed before,
+   * committed: the position is at or past the event's), sent as `storefront-consistency`
+   */
+  position?: () => Promise<string>;
 }
 
 /** How an attempt ended, for metrics and traces: a 2xx, another status, no answer in time, no answer at all. */
@@ -241,9 +246,12 @@ class DeliveryWorker {
     await this.recorder.record(claimed, { ...recorded, startedAt, durationMs });
   }
 
-  private send(claimed: Claimed): Promise<AttemptOutcome> {
-    const { config } = this.settings;
+  private async send(claimed: Claimed): Promise<AttemptOutcome> {
+    const { config, position } = this.settings;
+    // without a position the receiver reads the primary's state or waits: the attempt goes out either way
+    const consistency = position ? await position().catch(() => undefined) : undefined;
     return attempt({
+      consistency,
       url: claimed.url,
       secret: claimed.secret,
       eventId: claimed.event_id,
