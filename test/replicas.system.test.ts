@@ -88,7 +88,8 @@ describe.skipIf(unavailable)('read replicas with read-your-writes', () => {
   const replicaReads = async () => {
     let total = 0;
     for (const server of servers)
-      for (const [, value] of (await metricsOf(server)).matchAll(/^storefront_reads_total\{target="replica",[^}]*\} (\d+)/gm)) total += Number(value);
+      for (const [, value] of (await metricsOf(server)).matchAll(/^storefront_reads_total\{target="replica",[^}]*\} (\d+)/gm))
+        total += Number(value);
     return total;
   };
 
@@ -157,7 +158,9 @@ describe.skipIf(unavailable)('read replicas with read-your-writes', () => {
     expect(sent).toMatchObject({ stale: 0, notFound: 0, errors: [] });
   });
 
-  it('without the remembering and the header, reads on the replica are stale, and the standby stopping fails none', { timeout: 120_000 }, async () => {
+  it('without the remembering and the header, reads on the replica are stale, and the standby stopping fails none', {
+    timeout: 120_000,
+  }, async () => {
     const before = await replicaReads();
     const outage = async () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -178,7 +181,12 @@ describe.skipIf(unavailable)('read replicas with read-your-writes', () => {
     const created = await request(servers[0].base, token, 'POST', '/products', { title: 'replayed', price: 1 });
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const before = await replicaReads();
-    const read = await readWith(servers[1], { token, header: true }, `/products/${created.body.data.id}`, created.headers.get('storefront-consistency') as string);
+    const read = await readWith(
+      servers[1],
+      { token, header: true },
+      `/products/${created.body.data.id}`,
+      created.headers.get('storefront-consistency') as string,
+    );
     expect(read.status).toBe(200);
     expect(await replicaReads()).toBe(before + 1);
   });

@@ -22,7 +22,6 @@ else
 end
 return 1`;
 
-
 function localMemory(now: () => number) {
   const positions = new Map<string, { value: bigint; until: number }>();
   return {

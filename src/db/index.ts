@@ -17,14 +17,14 @@ export type {
   StoredTrackingInfo,
 } from './column-shapes.js';
 export type { Database, Db, PoolStats } from './database.js';
-export type { ReadReason, ReadTarget, Replicas, ReplicaState } from './replicas.js';
-export { lsnText, lsnValue } from './wal-positions.js';
 export { DataDirLockedError } from './lock-file.js';
 export type { Listener, NotificationHandlers } from './notifications.js';
 export { openMigratedDatabase } from './open-migrated.js';
+export type { ReadReason, ReadTarget, ReplicaState, Replicas } from './replicas.js';
 export { type Savepoint, setSavepoint, type TransactionState } from './savepoint.js';
 export type { DB } from './schema.generated.js';
 export { afterCommit, literal, withCommit } from './statements/deferred.js';
 export { withGenericPlan } from './statements/generic-plan.js';
 export type { StatementObserver } from './statements/observed.js';
 export { type Tx, withTx } from './transaction.js';
+export { lsnText, lsnValue } from './wal-positions.js';

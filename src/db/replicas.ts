@@ -118,7 +118,11 @@ function routingPool(primary: PostgresPool, replicas: Replica[], route: AsyncLoc
   };
 }
 
-export function openReplicas(primaryPool: pg.Pool, primary: PostgresPool, options: ReplicaOptions): { pool: PostgresPool; replicas: Replicas } {
+export function openReplicas(
+  primaryPool: pg.Pool,
+  primary: PostgresPool,
+  options: ReplicaOptions,
+): { pool: PostgresPool; replicas: Replicas } {
   const replicas = options.urls.map((url) => openReplica(url, options.poolSize));
   const route = new AsyncLocalStorage<Route>();
   const probe = startProbe(primaryPool, replicas, options.maxLagMs);
