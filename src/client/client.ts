@@ -2,9 +2,9 @@ import createClient, { type Client } from 'openapi-fetch';
 import { StorefrontError } from './errors.js';
 import { type EventBatch, type ListenOptions, listenToEvents } from './events.js';
 import type { paths } from './schema.js';
-import { createTransport, type RetryOptions } from './transport.js';
+import { type ConsistencyOptions, createTransport, type RetryOptions } from './transport.js';
 
-export interface StorefrontClientOptions extends RetryOptions {
+export interface StorefrontClientOptions extends RetryOptions, ConsistencyOptions {
   /** the API's base URL, with its `/api/v1`: `http://127.0.0.1:3000/api/v1` */
   baseUrl: string;
   /** an API key (`sfk_…`) */

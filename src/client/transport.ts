@@ -13,7 +13,17 @@ export interface RetryOptions {
   maxDelayMs?: number;
 }
 
-export interface TransportOptions extends RetryOptions {
+export interface ConsistencyOptions {
+  /**
+   * Read your writes across servers and replicas: the newest `Storefront-Consistency` token a write answered
+   * is sent on every later call of this client, so no read answers older data than the client wrote
+   * (docs/client.md, "Reading your writes"). Off by default: the server remembers each credential's writes
+   * for 60 s anyway; turn it on when several credentials or processes share what they wrote.
+   */
+  readYourWrites?: boolean;
+}
+
+export interface TransportOptions extends RetryOptions, ConsistencyOptions {
   /** an access token or an API key; a function is asked before every attempt (a token you refresh) */
   credential?: string | (() => string | Promise<string>);
   fetch?: typeof fetch;
@@ -24,6 +34,28 @@ export interface TransportOptions extends RetryOptions {
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 // 429: rate limited; 503: contention or the database away; 409 only as IDEMPOTENCY_KEY_IN_USE (below).
 const RETRY_STATUSES = new Set([429, 503]);
+
+const CONSISTENCY = 'storefront-consistency';
+const POSITION = /^([0-9A-F]{1,8})\/([0-9A-F]{1,8})$/i;
+
+/** A token's order (the server's tokens are WAL positions, `X/Y` in hex); null for a token of another form. */
+function orderOf(token: string): bigint | null {
+  const match = POSITION.exec(token);
+  return match ? (BigInt(`0x${match[1]}`) << 32n) | BigInt(`0x${match[2]}`) : null;
+}
+
+/** The newest token seen: answers may arrive out of order, so a token replaces the kept one only when newer. */
+function newestToken() {
+  let kept: string | null = null;
+  return {
+    get: () => kept,
+    saw(token: string | null) {
+      if (!token) return;
+      const [next, current] = [orderOf(token), kept === null ? null : orderOf(kept)];
+      if (kept === null || next === null || current === null || next > current) kept = token;
+    },
+  };
+}
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -55,6 +87,7 @@ export function createTransport(options: TransportOptions): typeof fetch {
   const retries = options.retries ?? 3;
   const baseDelayMs = options.baseDelayMs ?? 250;
   const maxDelayMs = options.maxDelayMs ?? 30_000;
+  const written = options.readYourWrites ? newestToken() : null;
 
   async function prepare(input: RequestInfo | URL, init?: RequestInit): Promise<Request> {
     const request = new Request(input, init);
@@ -64,6 +97,8 @@ export function createTransport(options: TransportOptions): typeof fetch {
     if (WRITES.has(request.method) && !request.headers.has('idempotency-key') && !new URL(request.url).pathname.endsWith('/auth')) {
       request.headers.set('idempotency-key', crypto.randomUUID());
     }
+    const token = written?.get();
+    if (token && !request.headers.has(CONSISTENCY)) request.headers.set(CONSISTENCY, token);
     return request;
   }
 
@@ -93,6 +128,7 @@ export function createTransport(options: TransportOptions): typeof fetch {
         await sleep(backoffMs(attempt, baseDelayMs, maxDelayMs));
         continue;
       }
+      if (response.ok) written?.saw(response.headers.get(CONSISTENCY));
       const wait = last ? null : await retryDelay(response, keyed, attempt);
       if (wait === null) return response;
       await response.body?.cancel();

@@ -42,6 +42,24 @@ describe('the client transport', () => {
     expect(await Promise.all(fake.requests.map((request) => request.text()))).toEqual(Array(3).fill('{"title":"x"}'));
   });
 
+  it('passes the newest Storefront-Consistency token on when asked to, and never unasked', async () => {
+    const token = (value: string) => status(200, { 'storefront-consistency': value });
+    const answers = () => [token('0/3000100'), token('0/2FFFFFF'), status(200), token('1/0')];
+    const calls = async (send: typeof fetch) => {
+      await send('http://api.test/api/v1/products', { method: 'POST' });
+      // an answer arriving late with an older token does not move the kept one back
+      await send('http://api.test/api/v1/products/1', { method: 'PATCH' });
+      await send('http://api.test/api/v1/products/1');
+      await send('http://api.test/api/v1/products', { headers: { 'storefront-consistency': '0/1' } });
+    };
+    const asked = scripted(answers());
+    await calls(createTransport({ fetch: asked.fetch, sleep: asked.sleep, readYourWrites: true }));
+    expect(asked.requests.map((request) => request.headers.get('storefront-consistency'))).toEqual([null, '0/3000100', '0/3000100', '0/1']);
+    const unasked = scripted(answers());
+    await calls(createTransport({ fetch: unasked.fetch, sleep: unasked.sleep }));
+    expect(unasked.requests.map((request) => request.headers.get('storefront-consistency'))).toEqual([null, null, null, '0/1']);
+  });
+
   it("keeps the caller's key, and puts none on reads or on POST /auth", async () => {
     const fake = scripted([]);
     const send = createTransport({ fetch: fake.fetch, sleep: fake.sleep });
