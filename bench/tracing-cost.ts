@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { createOwnDatabase } from '../test/support/own-database.js';
 import { seedStore } from '../test/support/storefront-client.js';
+import { createThrowawayCluster, createThrowawayStandby } from '../test/support/throwaway-cluster.js';
 
 /**
  * What tracing and the Requests log cost, and what a second process gives, measured side by side
@@ -17,13 +18,19 @@ import { seedStore } from '../test/support/storefront-client.js';
  *   node --import tsx bench/tracing-cost.ts tracing     [rounds] [seconds]   off | on | none
  *   node --import tsx bench/tracing-cost.ts request-log [rounds] [seconds]   off | on
  *   node --import tsx bench/tracing-cost.ts processes   [rounds] [seconds]   one | two
+ *   node --import tsx bench/tracing-cost.ts replicas    [rounds] [seconds]   primary | replica [| replica-redis]
  *
  * `on` exports every span (OTLP/HTTP protobuf) to a receiver here that drops them; `none` is the build
  * without any OpenTelemetry code (the tree of NO_OTEL_ROOT, e.g. `git archive` of the commit before
  * tracing, with node_modules linked). `two` is two processes with data dirs of their own, the load split
  * between them. `request-log`: STOREFRONT_REQUEST_LOG=false against the default (on; every request of the
  * run is logged, and the prune runs as in production). Needs DATABASE_URL (a PostgreSQL server; a database
- * is made and dropped).
+ * is made and dropped). `replicas` needs none: a throwaway primary and a streaming standby of it
+ * (test/support/throwaway-cluster.ts, no apply delay) on this machine; `primary` is a server without
+ * STOREFRONT_REPLICA_URLS (today's code path: nothing of the routing is installed), `replica` one with the
+ * standby, its reads routed there once caught up (the credential's remembered position in the process),
+ * `replica-redis` the same with REDIS_URL's Redis holding the positions. Each round measures GET
+ * /products/{id} and then the first page of GET /products (25 products) of every variant.
  */
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -87,44 +94,99 @@ async function measure(bases: string[], path: string, token: string, seconds: nu
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-async function main(): Promise<void> {
-  const [mode = 'tracing', roundsArg = '5', secondsArg = '10'] = process.argv.slice(2);
+/** The database the servers use: a database of DATABASE_URL's server, or (replicas) a primary and its standby of our own. */
+async function openTarget(mode: string) {
+  if (mode === 'replicas') {
+    const primary = await createThrowawayCluster();
+    const standby = await createThrowawayStandby(primary);
+    const drop = async () => {
+      standby.destroy();
+      primary.destroy();
+    };
+    return { url: primary.url, standby: standby.url, drop };
+  }
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) throw new Error('DATABASE_URL is needed');
   const own = await createOwnDatabase(serverUrl, 'storefront_cost');
+  return { url: own.url, standby: '', drop: () => own.drop() };
+}
+
+async function startVariants(
+  mode: string,
+  start: (root: string, extra?: Record<string, string>) => Promise<Server>,
+  sinkUrl: string,
+  standby: string,
+) {
+  const variants: Record<string, Server[]> = {};
+  if (mode === 'tracing') {
+    variants.off = [await start(ROOT)];
+    variants.on = [await start(ROOT, { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl })];
+    if (process.env.NO_OTEL_ROOT) variants.none = [await start(process.env.NO_OTEL_ROOT)];
+  } else if (mode === 'request-log') {
+    variants.off = [await start(ROOT, { STOREFRONT_REQUEST_LOG: 'false' })];
+    variants.on = [await start(ROOT)];
+  } else if (mode === 'replicas') {
+    variants.primary = [await start(ROOT)];
+    variants.replica = [await start(ROOT, { STOREFRONT_REPLICA_URLS: standby })];
+    const redis = process.env.REDIS_URL;
+    if (redis) variants['replica-redis'] = [await start(ROOT, { STOREFRONT_REPLICA_URLS: standby, REDIS_URL: redis })];
+  } else {
+    const two = [await start(ROOT), await start(ROOT)];
+    variants.one = [two[0]];
+    variants.two = two;
+  }
+  return variants;
+}
+
+/** The paths measured: a product by id; with `replicas` also the first page of the list (25 products made). */
+async function measuredPaths(mode: string, base: string, token: string): Promise<string[]> {
+  let id = '';
+  for (let n = 0; n < (mode === 'replicas' ? 25 : 1); n++) {
+    const created = await fetch(`${base}/api/v1/products`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: `Measured ${n}`, price: 10, options: [{ name: 'Size', values: ['S', 'M', 'L'] }] }),
+    });
+    id = (await created.json()).data.id;
+  }
+  const byId = `/api/v1/products/${id}`;
+  return mode === 'replicas' ? [byId, '/api/v1/products?limit=25'] : [byId];
+}
+
+function report(results: Record<string, Measured[]>, label: string): void {
+  const names = Object.keys(results);
+  const base = names[0];
+  const spread = (values: number[]) => `${median(values).toFixed(3)} (${Math.min(...values).toFixed(3)}–${Math.max(...values).toFixed(3)})`;
+  for (const name of names) {
+    const rpsRatios = results[name].map((m, i) => m.rps / results[base][i].rps);
+    const cpuRatios = results[name].map((m, i) => m.cpuMs / results[base][i].cpuMs);
+    process.stdout.write(
+      `${label}${name}: median ${median(results[name].map((m) => m.rps)).toFixed(0)} req/s, ` +
+        `${median(results[name].map((m) => m.cpuMs)).toFixed(3)} CPU ms per response; per-round ratio to ${base}: ` +
+        `req/s ${spread(rpsRatios)}, CPU per response ${spread(cpuRatios)}\n`,
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  const [mode = 'tracing', roundsArg = '5', secondsArg = '10'] = process.argv.slice(2);
+  const target = await openTarget(mode);
   const sink = createServer((request, response) => request.resume().on('end', () => response.writeHead(200).end()));
   await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
   const sinkUrl = `http://127.0.0.1:${(sink.address() as { port: number }).port}`;
   const servers: Server[] = [];
   try {
     const jwtSecret = randomBytes(32).toString('hex');
-    const { token } = await seedStore(own.url, jwtSecret);
-    const env = { DATABASE_URL: own.url, STOREFRONT_JWT_SECRET: jwtSecret, STOREFRONT_RATE_LIMIT: '0' };
-    const variants: Record<string, Server[]> = {};
+    const { token } = await seedStore(target.url, jwtSecret);
+    const env = { DATABASE_URL: target.url, STOREFRONT_JWT_SECRET: jwtSecret, STOREFRONT_RATE_LIMIT: '0' };
     const start = async (root: string, extra: Record<string, string> = {}) => {
       const server = await startServer(root, { ...env, ...extra });
       servers.push(server);
       return server;
     };
-    if (mode === 'tracing') {
-      variants.off = [await start(ROOT)];
-      variants.on = [await start(ROOT, { OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl })];
-      if (process.env.NO_OTEL_ROOT) variants.none = [await start(process.env.NO_OTEL_ROOT)];
-    } else if (mode === 'request-log') {
-      variants.off = [await start(ROOT, { STOREFRONT_REQUEST_LOG: 'false' })];
-      variants.on = [await start(ROOT)];
-    } else {
-      const two = [await start(ROOT), await start(ROOT)];
-      variants.one = [two[0]];
-      variants.two = two;
-    }
-    const created = await fetch(`${servers[0].base}/api/v1/products`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 'Measured', price: 10, options: [{ name: 'Size', values: ['S', 'M', 'L'] }] }),
-    });
-    const path = `/api/v1/products/${(await created.json()).data.id}`;
-    const run = (name: string, seconds: number) =>
+    const variants = await startVariants(mode, start, sinkUrl, target.standby);
+    const paths = await measuredPaths(mode, servers[0].base, token);
+    const run = (name: string, path: string, seconds: number) =>
       measure(
         variants[name].map((server) => server.base),
         path,
@@ -132,36 +194,27 @@ async function main(): Promise<void> {
         seconds,
         variants[name].map((server) => server.child.pid as number),
       );
-    for (const name of Object.keys(variants)) await run(name, 2); // warm up
-    const results: Record<string, Measured[]> = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
     const names = Object.keys(variants);
+    for (const name of names) for (const path of paths) await run(name, path, 2); // warm up
+    const results = paths.map(() => Object.fromEntries(names.map((name) => [name, [] as Measured[]])));
     for (let round = 0; round < Number(roundsArg); round++) {
       // each round in another order, so no variant always follows the same one
       const order = names.map((_, i) => names[(i + round) % names.length]);
-      for (const name of order) results[name].push(await run(name, Number(secondsArg)));
-      const line = names.map(
-        (name) => `${name} ${results[name].at(-1)?.rps.toFixed(0)} req/s ${results[name].at(-1)?.cpuMs.toFixed(3)} ms`,
-      );
-      process.stdout.write(`round ${round + 1}: ${line.join(', ')}\n`);
+      for (const [p, path] of paths.entries()) {
+        for (const name of order) results[p][name].push(await run(name, path, Number(secondsArg)));
+        const line = names.map(
+          (name) => `${name} ${results[p][name].at(-1)?.rps.toFixed(0)} req/s ${results[p][name].at(-1)?.cpuMs.toFixed(3)} ms`,
+        );
+        process.stdout.write(`round ${round + 1} ${path}: ${line.join(', ')}\n`);
+      }
     }
-    const base = names[0];
-    const spread = (values: number[]) =>
-      `${median(values).toFixed(3)} (${Math.min(...values).toFixed(3)}–${Math.max(...values).toFixed(3)})`;
-    for (const name of names) {
-      const rpsRatios = results[name].map((m, i) => m.rps / results[base][i].rps);
-      const cpuRatios = results[name].map((m, i) => m.cpuMs / results[base][i].cpuMs);
-      process.stdout.write(
-        `${name}: median ${median(results[name].map((m) => m.rps)).toFixed(0)} req/s, ` +
-          `${median(results[name].map((m) => m.cpuMs)).toFixed(3)} CPU ms per response; per-round ratio to ${base}: ` +
-          `req/s ${spread(rpsRatios)}, CPU per response ${spread(cpuRatios)}\n`,
-      );
-    }
+    for (const [p, path] of paths.entries()) report(results[p], paths.length > 1 ? `${path} ` : '');
   } finally {
     for (const server of servers) server.child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 1000));
     for (const server of servers) rmSync(server.dataDir, { recursive: true, force: true });
     sink.close();
-    await own.drop();
+    await target.drop();
   }
 }
 
