@@ -17,7 +17,7 @@ import { clusterUnavailable, createThrowawayCluster, createThrowawayStandby, typ
  * and is stale (so the check can fail); the standby stopped and started under that load costs no request; a
  * webhook receiver reading back with the delivery's token sees the event's state.
  *
- * Sizes: REPLICA_TEST_CLIENTS (10) clients × REPLICA_TEST_PAIRS (24) pairs per run here, to stay well under a
+ * Sizes: REPLICA_TEST_CLIENTS (10) clients × REPLICA_TEST_PAIRS (12) pairs per run here, to stay well under a
  * minute; the issue's 10 × 1,000 is the same test with REPLICA_TEST_PAIRS=1000 (docs/scaling.md §4 has its figures).
  */
 
@@ -26,7 +26,7 @@ const unavailable = clusterUnavailable() ?? (redisUrl ? null : 'needs REDIS_URL'
 if (unavailable) console.warn(`replicas.system.test.ts: skipped (${unavailable})`);
 
 const CLIENTS = Number(process.env.REPLICA_TEST_CLIENTS ?? 10);
-const PAIRS = Number(process.env.REPLICA_TEST_PAIRS ?? 24);
+const PAIRS = Number(process.env.REPLICA_TEST_PAIRS ?? 12);
 
 interface Tally {
   pairs: number;

@@ -6,7 +6,7 @@ import { acquireDataDirLock } from './lock-file.js';
 import { type Listener, listenPglite, type NotificationHandlers, postgresListener } from './notifications.js';
 import { PgliteWorkerClient } from './pglite-client.js';
 import { pgliteDialect } from './pglite-driver.js';
-import { openReplicas, type Replicas } from './replicas.js';
+import { openReplicas, type Replicas, routesReadsOf } from './replicas.js';
 import type { DB } from './schema.generated.js';
 import { observedDialect, type StatementObserver } from './statements/observed.js';
 import { preparingPool } from './statements/prepared.js';
@@ -146,6 +146,7 @@ function openPostgres(options: DatabaseOptions & { databaseUrl: string }): Datab
     plugins: [stats],
   });
   stats.attach(db);
+  if (routed) routesReadsOf(db, routed.target);
   const listeners = openListeners();
   const listener = postgresListener(url);
   return {

@@ -118,19 +118,42 @@ function routingPool(primary: PostgresPool, replicas: Replica[], route: AsyncLoc
   };
 }
 
+/** Each routed database's current read target, by its Kysely handle (readTargetOf). */
+const targets = new WeakMap<object, () => string>();
+
+/**
+ * Where a statement sent now through `db` goes: `primary`, or the name of the replica the running read was
+ * given. Reads that gather and run once for several requests (the batched GET by id, the shared list reads,
+ * src/reads) gather only with requests of the same target: a read routed to the primary because the replica
+ * had not replayed its position must not be served by a replica read another request started.
+ */
+export function readTargetOf(db: object): string {
+  return targets.get(db)?.() ?? 'primary';
+}
+
+/** Registers `db` as the handle whose statements `openReplicas`'s pool routes (database.ts). */
+export function routesReadsOf(db: object, target: () => string): void {
+  targets.set(db, target);
+}
+
 export function openReplicas(
   primaryPool: pg.Pool,
   primary: PostgresPool,
   options: ReplicaOptions,
-): { pool: PostgresPool; replicas: Replicas } {
+): { pool: PostgresPool; replicas: Replicas; target: () => string } {
   const replicas = options.urls.map((url) => openReplica(url, options.poolSize));
   const route = new AsyncLocalStorage<Route>();
   const probe = startProbe(primaryPool, replicas, options.maxLagMs);
   let turn = 0;
   const usable = () => replicas.filter((replica) => replica.up && replica.lagMs !== null && replica.lagMs <= options.maxLagMs);
   const pick = (from: Replica[]) => from[turn++ % from.length];
+  const target = () => {
+    const current = route.getStore();
+    return current?.replica && !current.ended ? current.replica.name : 'primary';
+  };
   return {
     pool: routingPool(primary, replicas, route),
+    target,
     replicas: {
       position: async () => (await primaryPool.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0].lsn,
       async choose(needed, waitMs) {

@@ -1,4 +1,4 @@
-import type { Db } from '../db/index.js';
+import { type Db, readTargetOf } from '../db/index.js';
 
 /**
  * Identical reads made together run once, their result shared: a hot list page (a storefront's category, a
@@ -16,8 +16,10 @@ import type { Db } from '../db/index.js';
  * `key` names the read exactly (the store, the resource, the whole query): equal keys must mean equal
  * statements. The result is shared, so callers treat it as read-only.
  */
-export function sharedRead<T>(db: Db, key: string, read: () => Promise<T>): Promise<T> {
+export function sharedRead<T>(db: Db, query: string, read: () => Promise<T>): Promise<T> {
   if (db.isTransaction) return read();
+  // with read replicas: shared only by requests routed to the same place (src/db/replicas.ts, readTargetOf)
+  const key = `${readTargetOf(db)} ${query}`;
   const reads = readsOf(db);
   const joined = reads.gathering.get(key);
   if (joined) return joined as Promise<T>;

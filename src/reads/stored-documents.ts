@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { sql } from 'kysely';
-import { type Db, literal, type Tx, withCommit, withTx } from '../db/index.js';
+import { type Db, literal, readTargetOf, type Tx, withCommit, withTx } from '../db/index.js';
 import { afterRunning } from './shared-reads.js';
 
 /**
@@ -66,7 +66,8 @@ const readsOf = new WeakMap<Db, Map<string, StoreReads>>();
 function documentReads(db: Db, table: DocumentTable, storeId: string): DataLoader<string, StoredDocument | undefined> {
   const perStore = readsOf.get(db) ?? new Map<string, StoreReads>();
   readsOf.set(db, perStore);
-  const key = `${table.documents} ${storeId}`;
+  // with read replicas: a batch is of requests routed to the same place (src/db/replicas.ts, readTargetOf)
+  const key = `${table.documents} ${storeId} ${readTargetOf(db)}`;
   const reads = perStore.get(key) ?? {};
   perStore.set(key, reads);
   reads.gathering ??= new DataLoader(
