@@ -78,7 +78,7 @@ function routed(handler: RouteHandlerMethod, routing: ReadRouting): RouteHandler
     let fellBack = false;
     const result = await replicas.run(target, read, {
       retryable: isReplicaFailure,
-      again: () => !reply.sent,
+      again: () => !reply.sent && !reply.raw.headersSent,
       onFallback: () => {
         fellBack = true;
       },
