@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'autocannon';
+import { customerPages, deepListPage, deepListPages, listPages, narrowSearchPages, wideSearchPages } from './drawn-reads.js';
 import { PRODUCT_OPTIONS, productFixture } from './seed/fixtures.js';
 import type { SeedInfo } from './seed/seed.js';
 
@@ -181,6 +182,13 @@ export const SCENARIOS: Scenario[] = [
   read('search-products-p2', 'search products 1% p2', (ctx) => [
     `${API}/products?search=${encodeURIComponent(ctx.seed.searchTerm)}&page=2`,
   ]),
+  // Issue 42: the URL drawn per request over (page, sort), so no two concurrent requests are alike (drawn-reads.ts).
+  read('list-drawn', 'list p31-51, 6 sorts, drawn', (ctx) => listPages(ctx.seed)),
+  read('search-wide-drawn', 'search 8% p1-30, 6 sorts, drawn', (ctx) => wideSearchPages(ctx.seed)),
+  read('search-drawn', 'search 1% p1-4, 6 sorts, drawn', (ctx) => narrowSearchPages(ctx.seed)),
+  read('list-customers-drawn', 'list customers p1-200, drawn', (ctx) => customerPages(ctx.seed)),
+  read('list-deep', 'list p2000', (ctx) => deepListPage(ctx.seed)),
+  read('list-deep-drawn', 'list p1990-2010, 6 sorts, drawn', (ctx) => deepListPages(ctx.seed)),
   read('smart-collection', 'smart collection p1', (ctx) => [`${API}/collections/${ctx.seed.smartCollectionId}/products`]),
   read('get-order', 'get order', (ctx) => ctx.seed.orderIds.map((id) => `${API}/orders/${id}`)),
   read('list-orders-status', 'list orders by status', () => [`${API}/orders?status=fulfilled`]),
