@@ -44,6 +44,13 @@ export interface BenchOptions {
   skew: boolean;
   /** seed a second store with a catalog of the same size first */
   otherStore: boolean;
+  /**
+   * products seeded through the API's path; the rest of the scale are set-based copies of them (bench/seed/clone.ts).
+   * null: every product through the API's path. 1m defaults to 10,000.
+   */
+  copiesOf: number | null;
+  /** stores in all: the bench store and stores - 1 others, each a set-based copy of its catalog (bench/seed/clone.ts) */
+  stores: number;
   /** `serve --workers N`: server processes under test (more than 1 needs REDIS_URL in --server-env) */
   workers: number;
 }
@@ -81,6 +88,11 @@ const USAGE = `npm run bench -- [options]
                              10,000 newer products and 10,000 newer pending orders that match none of them
   --other-store              first seed a second store with its own catalog of the same size (same words):
                              one store's search must not pay for another store's rows
+  --copies-of N              seed N products through the API's path and the rest of the scale as set-based
+                             copies of them (INSERT … SELECT, bench/seed/clone.ts); customers and orders then
+                             follow N, not the scale. Default for 1m: 10000
+  --stores N                 N stores in all: after the bench store, N - 1 others, each a set-based copy of its
+                             catalog (one store's reads measured among many tenants)
   --workers N                the server under test runs \`serve --workers N\` (PostgreSQL; with N > 1 also
                              --server-env REDIS_URL=…); its RSS and CPU are the sums over the processes
   --keep                     keep the seeded database / data dir (prints where)
@@ -93,6 +105,12 @@ function positive(name: string, raw: string | undefined, fallback: number, integ
     throw new Error(`--${name} must be a positive ${integer ? 'integer' : 'number'}, got "${raw}"`);
   }
   return value;
+}
+
+function copiesOf(raw: string | undefined, scale: ScaleName): number | null {
+  const base = raw === undefined ? (scale === '1m' ? 10_000 : null) : positive('copies-of', raw, 1, true);
+  if (base !== null && SCALES[scale] % base !== 0) throw new Error(`--copies-of must divide the scale's ${SCALES[scale]} products`);
+  return base;
 }
 
 function engineOf(raw: string | undefined): Engine {
@@ -147,6 +165,8 @@ const OPTIONS = {
   skew: { type: 'boolean', default: false },
   'other-store': { type: 'boolean', default: false },
   workers: { type: 'string' },
+  'copies-of': { type: 'string' },
+  stores: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -184,6 +204,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     skew: values.skew ?? false,
     otherStore: values['other-store'] ?? false,
     workers: positive('workers', values.workers, 1, true),
+    copiesOf: copiesOf(values['copies-of'], scaleOf(values.scale, smoke)),
+    stores: positive('stores', values.stores, 1, true),
   };
 }
 

@@ -218,7 +218,9 @@ export function formatResult(result: BenchResult): string {
       `${meta.options.connections} connections, ${meta.options.rounds} x ${meta.options.duration} s rounds, ` +
       `server ${meta.build} from ${meta.commit ?? '?'}${meta.uncommittedChanges ? ' + uncommitted changes' : ''}`,
     `data: ${seed.shape.skew ? 'skewed (matches among the oldest, then a burst of 10,000 non-matching)' : 'uniform'}` +
-      `${seed.shape.otherStore ? ', plus a second store of the same size' : ''}; ` +
+      `${seed.shape.otherStore ? ', plus a second store of the same size' : ''}` +
+      `${seed.shape.copiesOf ? `, ${seed.shape.copiesOf} products through the API's path and the rest set-based copies` : ''}` +
+      `${(seed.shape.stores ?? 1) > 1 ? `, ${seed.shape.stores} stores (the others copies of this one)` : ''}; ` +
       `search "${seed.searchTerm}" matches ${seed.searchMatches} products, "${seed.wideSearchTerm}" ${seed.wideSearchMatches}; smart collection ${seed.smartCollectionMatches}; price sort page ${seed.pricePage}; ` +
       `bulk rows identical to createProduct's: ${seed.fidelity.identical}`,
     formatScenarios(result.scenarios),

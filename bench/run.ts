@@ -247,7 +247,12 @@ export async function runBench(options: BenchOptions, scale: ScaleName, scenario
   pendingCleanups.add(cleanup);
   try {
     say(`seeding ${scale} into ${target.describe}`);
-    const info = await seed(target, SCALES[scale], { skew: options.skew, otherStore: options.otherStore });
+    const info = await seed(target, SCALES[scale], {
+      skew: options.skew,
+      otherStore: options.otherStore,
+      copiesOf: options.copiesOf,
+      stores: options.stores,
+    });
     if (options.explain) await explainReads(target, info, join(options.out, `explain-${options.engine}-${scale}.txt`));
     if (options.seedOnly) return seededOnly(options, scale, info, target);
     const started = await startChildren(options, target, info, logs, children);

@@ -13,6 +13,7 @@ import { likePattern } from '../../src/reads/list.js';
 import { createAdmin, createStore } from '../../src/stores/index.js';
 import type { BenchTarget } from '../database.js';
 import { SERVICE_PRODUCTS, type SeededProduct, seedCatalog } from './catalog.js';
+import { copyIntoStores, copyWithinStore } from './clone.js';
 import { checkFidelity, type Fidelity } from './fidelity.js';
 import { SEARCH_TERM, WIDE_SEARCH_TERM } from './fixtures.js';
 import { seedCustomers, seedOrders } from './people.js';
@@ -50,10 +51,16 @@ export interface SeedInfo {
   seconds: Record<string, number>;
 }
 
-/** The data's shape: `skew` (bench/seed/skew.ts); `otherStore`: a second store with its own catalog of the same size. */
+/**
+ * The data's shape: `skew` (bench/seed/skew.ts); `otherStore`: a second store with its own catalog of the same size;
+ * `copiesOf`: products seeded through the API's path, the rest set-based copies of them (clone.ts); `stores`: stores
+ * in all, the others set-based copies of the bench store's catalog.
+ */
 export interface SeedShape {
   skew: boolean;
   otherStore: boolean;
+  copiesOf?: number | null;
+  stores?: number;
 }
 
 const SAMPLE = 200;
@@ -90,6 +97,20 @@ async function seedSmartCollection(db: Db, storeId: string, media: ReturnType<ty
 
 /** Every checkout of the run takes from this one variant: stock far beyond what any run can sell. */
 const HOT_STOCK = 2_000_000_000;
+
+/** `count` more stores, each a set-based copy of the bench store's original catalog (`products` products). */
+async function seedOtherStores(db: Db, storeId: string, count: number, products: number): Promise<void> {
+  const stores: string[] = [];
+  for (let k = 1; k <= count; k++) stores.push((await createStore(db, { slug: `bench-tenant-${k}`, name: `Tenant ${k}` })).id);
+  await copyIntoStores(db, storeId, stores, products);
+}
+
+/** 200 of the store's products, originals and copies alike (GET by id's ids), by a hash of their ids. */
+async function sampleProducts(db: Db, storeId: string): Promise<SeedInfo['products']> {
+  const { rows } = await sql<{ id: string; price: string; compare_price: string | null }>`SELECT id, price, compare_price FROM products
+    WHERE store_id = ${storeId} ORDER BY md5(id) LIMIT ${SAMPLE}`.execute(db);
+  return rows.map((row) => ({ id: row.id, price: Number(row.price), comparePrice: row.compare_price === null ? null : Number(row.compare_price) }));
+}
 
 async function seedHotVariant(db: Db, storeId: string, product: SeededProduct): Promise<SeedInfo['hotVariant']> {
   await sql`UPDATE variants SET stock = ${HOT_STOCK} WHERE store_id = ${storeId} AND product_id = ${product.id} AND sku = ${product.sku}`.execute(
@@ -135,16 +156,20 @@ async function seedAll(
   const admin = await createAdmin(db, store.id, { email: 'admin@bench.test', password: ADMIN_PASSWORD });
   const consoleSession = await startSession(db, { storeId: store.id, adminId: admin.id }, 24);
   const { key } = await createApiKey(db, store.id, { name: 'bench', scopes: ['*'] });
-  const order = catalogOrder(productCount, shape.skew);
+  // With copies, the API's path seeds `copiesOf` products, and customers and orders follow that count.
+  const seeded = shape.copiesOf ?? productCount;
+  const order = catalogOrder(seeded, shape.skew);
   const products = await timed(seconds, 'products', () => seedCatalog(db, store.id, order, ctx));
   const smartCollectionId = await seedSmartCollection(db, store.id, media);
-  const customerIds = await timed(seconds, 'customers', () => seedCustomers(db, store.id, Math.floor(productCount / 2)));
-  const plan = orderPlan(productCount * 2, shape.skew);
+  const customerIds = await timed(seconds, 'customers', () => seedCustomers(db, store.id, Math.floor(seeded / 2)));
+  const plan = orderPlan(seeded * 2, shape.skew);
   const orderIds = await timed(seconds, 'orders', () => seedOrders(db, store.id, plan, products, customerIds));
   // What the API's writes leave: each product's and customer's stored document (the seed calls the service and the import's
   // applier directly, past the write door, which is where documents are written).
   await timed(seconds, 'product-documents', () => rebuildProductDocuments(db, store.id));
   await timed(seconds, 'customer-documents', () => rebuildCustomerDocuments(db, store.id));
+  if (seeded < productCount) await timed(seconds, 'product-copies', () => copyWithinStore(db, store.id, seeded, productCount));
+  if ((shape.stores ?? 1) > 1) await timed(seconds, 'other-stores', () => seedOtherStores(db, store.id, (shape.stores ?? 1) - 1, seeded));
   // A fresh import is analyzed before it is measured, as autovacuum (PostgreSQL) or the server's timer (PGlite) would.
   await timed(seconds, 'vacuum-analyze', () => sql`VACUUM ANALYZE`.execute(db));
   return { order, storeId: store.id, apiKey: key, consoleSession, products, customerIds, orderIds, smartCollectionId };
@@ -175,8 +200,11 @@ export async function seed(
       adminPassword: ADMIN_PASSWORD,
       apiKey: s.apiKey,
       consoleSession: s.consoleSession,
-      counts: { products: s.products.length, customers: s.customerIds.length, orders: s.orderIds.length },
-      products: spread(s.products, SAMPLE).map(({ id, price, comparePrice }) => ({ id, price, comparePrice })),
+      counts: { products: productCount, customers: s.customerIds.length, orders: s.orderIds.length },
+      products:
+        s.products.length < productCount
+          ? await sampleProducts(db, s.storeId)
+          : spread(s.products, SAMPLE).map(({ id, price, comparePrice }) => ({ id, price, comparePrice })),
       cartProducts: spread(s.products, 50).map(({ id, title, price, sku }) => ({ productId: id, title, price, sku })),
       hotVariant,
       orderIds: spread(s.orderIds, SAMPLE),
@@ -189,7 +217,7 @@ export async function seed(
       nextFixture: s.order.reduce((max, j) => Math.max(max, j), 0) + 1,
       shape,
       smartCollectionMatches: under100,
-      pricePage: Math.max(1, Math.min(2000, Math.ceil(s.products.length / 25))),
+      pricePage: Math.max(1, Math.min(2000, Math.ceil(productCount / 25))),
       fidelity,
       seconds,
     };

@@ -1,0 +1,170 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Db, Tx } from '../../src/db/index.js';
+
+/**
+ * Set-based catalog copies (issue 42): a million products in one store, or a thousand stores of a thousand, in
+ * minutes instead of the hours the API's own path takes. The catalog is first seeded through the API's path
+ * (catalog.ts: the service and the import's applier), then copied by INSERT … SELECT over `generate_series`, one
+ * statement per table per batch of copies, as PostgreSQL itself would copy rows: the products, their variants, the
+ * variants' option links and the products' stored documents, rewritten in SQL to the copy's ids and handles.
+ *
+ * The rule the copies rely on: every id is 24 hex digits, and a copy's id is its original's with the first four
+ * replaced by the copy's prefix (`c` and three hex digits of the copy's number; the API's ids begin with the
+ * seconds since 1970 in hex, `6…` until 2029). So a stored document becomes its copy's by one regular expression
+ * over its quoted ids (the product's, its variants', productId) and two replacements of its handle (the handle and
+ * the SKUs built from it); its ETag is recomputed by PostgreSQL as etagOfCanonical computes it. A copy is
+ * therefore a product the API would serve as it serves the original, byte for byte but for its ids and handle:
+ * `clone.test.ts` compares every copied document with the product GET builds from the copied rows.
+ *
+ * Within a store the copies keep the original's option values (the store's attributes); another store gets its
+ * own attributes and values, copied the same way. Product-collection memberships are not copied.
+ */
+
+/** The columns of `table` in the database as migrated (so a migration's new column is copied without a change here). */
+async function columnsOf(db: Db | Tx, table: string): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`SELECT column_name AS name FROM information_schema.columns
+    WHERE table_schema = current_schema() AND table_name = ${table} AND is_generated = 'NEVER' ORDER BY ordinal_position`.execute(db);
+  return rows.map((row) => row.name);
+}
+
+/** The copy's prefix for copy number `copy` (1 to 4,095): `c` and three hex digits. */
+export function copyPrefix(copy: number): string {
+  if (!Number.isInteger(copy) || copy < 1 || copy > 0xfff) throw new Error(`copy number must be 1 to 4095, got ${copy}`);
+  return `c${copy.toString(16).padStart(3, '0')}`;
+}
+
+/** An id column as its copy's: the first four hex digits replaced by the copy's prefix (`prefix`, a column of `copies`). */
+const copied = (column: RawBuilder<unknown>) => sql`overlay(${column} placing copies.prefix from 1 for 4)`;
+
+export interface Copy {
+  /** the store whose originals are copied (rows whose id does not begin with `c`) */
+  from: string;
+  /** each one copy of every original: its number (its ids' prefix) and its store (`from` for a copy within the store) */
+  copies: { n: number; store: string }[];
+}
+
+/**
+ * One INSERT … SELECT per copy batch: every row of `table` in `from` (originals only) once per copy, each column as
+ * is but those `mapped` gives (the column's expression over the original row `o` and the copy's `copies.n`,
+ * `copies.prefix`, `copies.suffix`, `copies.store_id`, `copies.within`). `skip`: columns left to their defaults or
+ * triggers; `where`: which copies get rows of this table.
+ */
+async function copyRows(
+  trx: Tx,
+  table: string,
+  copy: Copy,
+  mapped: Record<string, RawBuilder<unknown>>,
+  skip: string[] = [],
+  where = sql`true`,
+): Promise<void> {
+  const columns = (await columnsOf(trx, table)).filter((name) => !skip.includes(name));
+  const values = columns.map((name) => mapped[name] ?? sql`o.${sql.ref(name)}`);
+  await sql`INSERT INTO ${sql.table(table)} (${sql.join(columns.map((name) => sql.ref(name)))})
+    SELECT ${sql.join(values)} FROM ${sql.table(table)} o CROSS JOIN (${copiesTable(copy)}) AS copies
+    WHERE o.store_id = ${copy.from} AND left(o.id, 1) <> 'c' AND ${where}`.execute(trx);
+}
+
+/** The copies as rows (n, store_id, within, prefix, suffix): the handle suffix only within a store (handles are unique per store). */
+function copiesTable(copy: Copy) {
+  const numbers = copy.copies.map((c) => c.n);
+  const stores = copy.copies.map((c) => c.store);
+  return sql`SELECT n, store_id, store_id = ${copy.from} AS within, 'c' || lpad(to_hex(n), 3, '0') AS prefix,
+      CASE WHEN store_id = ${copy.from} THEN '-c' || n ELSE '' END AS suffix
+    FROM unnest(${numbers}::int[], ${stores}::text[]) AS c(n, store_id)`;
+}
+
+/** An id of a store-level record (an option value) as the copy's: the same within the store, else copied. */
+const storeLevel = (column: RawBuilder<unknown>) => sql`CASE WHEN copies.within THEN ${column} ELSE ${copied(column)} END`;
+
+/** A SKU built from the product's handle as the copy's SKU (the copy's handle instead); any other SKU unchanged. */
+const copiedSku = (sku: RawBuilder<unknown>, handle: RawBuilder<unknown>) =>
+  sql`CASE WHEN starts_with(${sku}, ${handle} || '-') THEN ${handle} || copies.suffix || substr(${sku}, length(${handle}) + 1) ELSE ${sku} END`;
+
+/** Another store's copies get the store's option attributes and values (a store's own copies use the store's). */
+async function copyOptions(trx: Tx, copy: Copy): Promise<void> {
+  const to = sql`copies.store_id`;
+  const elsewhere = sql`NOT copies.within`;
+  await copyRows(trx, 'attribute_sets', copy, { store_id: to, id: copied(sql`o.id`) }, [], elsewhere);
+  const attributeSet = copied(sql`o.attribute_set_id`);
+  await copyRows(trx, 'attributes', copy, { store_id: to, id: copied(sql`o.id`), attribute_set_id: attributeSet }, [], elsewhere);
+  await copyRows(trx, 'attribute_values', copy, { store_id: to, id: copied(sql`o.id`), attribute_id: copied(sql`o.attribute_id`) }, [], elsewhere);
+}
+
+async function copyProducts(trx: Tx, copy: Copy): Promise<void> {
+  const to = sql`copies.store_id`;
+  await copyRows(
+    trx,
+    'products',
+    copy,
+    {
+      store_id: to,
+      id: copied(sql`o.id`),
+      handle: sql`o.handle || copies.suffix`,
+      sku: copiedSku(sql`o.sku`, sql`o.handle`),
+      attribute_set_id: storeLevel(sql`o.attribute_set_id`),
+    },
+    ['search_text'],
+  );
+  // A variant's SKU is built from its product's handle: the original product's, read by a scalar subquery.
+  const handle = sql`(SELECT p.handle FROM products p WHERE p.store_id = o.store_id AND p.id = o.product_id)`;
+  await copyRows(trx, 'variants', copy, { store_id: to, id: copied(sql`o.id`), product_id: copied(sql`o.product_id`), sku: copiedSku(sql`o.sku`, handle) });
+  await sql`INSERT INTO variant_attribute_values (store_id, variant_id, attribute_value_id)
+    SELECT copies.store_id, ${copied(sql`o.variant_id`)}, ${storeLevel(sql`o.attribute_value_id`)}
+    FROM variant_attribute_values o CROSS JOIN (${copiesTable(copy)}) AS copies
+    WHERE o.store_id = ${copy.from} AND left(o.variant_id, 1) <> 'c'`.execute(trx);
+}
+
+/** etagOfCanonical in SQL: the first 27 characters of the SHA-256's base64url, quoted. */
+const etagSql = (body: RawBuilder<unknown>) =>
+  sql`'"' || left(translate(encode(sha256(convert_to(${body}, 'UTF8')), 'base64'), '+/', '-_'), 27) || '"'`;
+
+/** The copies' documents: each current original's text with the copy's ids, handle and SKUs, written for the copy's row. */
+async function copyDocuments(trx: Tx, copy: Copy): Promise<void> {
+  const body = sql`replace(replace(regexp_replace(d.body, '"[0-9a-f]{4}([0-9a-f]{20})"', '"' || copies.prefix || '\\1"', 'g'),
+      '"handle":"' || o.handle || '"', '"handle":"' || o.handle || copies.suffix || '"'),
+    '"sku":"' || o.handle || '-', '"sku":"' || o.handle || copies.suffix || '-')`;
+  await sql`INSERT INTO product_documents (store_id, product_id, written_by, etag, body)
+    SELECT c.store_id, c.id, c.xmin, ${etagSql(sql`copy.body`)}, copy.body
+    FROM product_documents d
+    JOIN products o ON o.store_id = d.store_id AND o.id = d.product_id AND o.xmin = d.written_by
+    CROSS JOIN (${copiesTable(copy)}) AS copies
+    CROSS JOIN LATERAL (SELECT ${body} AS body) AS copy
+    JOIN products c ON c.store_id = copies.store_id AND c.id = overlay(o.id placing copies.prefix from 1 for 4)
+    WHERE d.store_id = ${copy.from} AND left(o.id, 1) <> 'c'`.execute(trx);
+}
+
+/**
+ * Copies the originals of store `from` into `to` once per copy number, in one transaction: the options (another
+ * store), the products, variants and links, then the documents (after the variants: their insert rewrites each
+ * product's search text, a new row version the document must be written for).
+ */
+export async function copyCatalog(db: Db, copy: Copy): Promise<void> {
+  for (const { n } of copy.copies) copyPrefix(n);
+  await db.transaction().execute(async (trx) => {
+    await copyOptions(trx, copy);
+    await copyProducts(trx, copy);
+    await copyDocuments(trx, copy);
+  });
+}
+
+/** Copies in batches, one transaction each, reporting progress on stderr. */
+async function copyInBatches(db: Db, from: string, copies: Copy['copies'], perBatch: number, label: string): Promise<void> {
+  const began = Date.now();
+  for (let start = 0; start < copies.length; start += perBatch) {
+    await copyCatalog(db, { from, copies: copies.slice(start, start + perBatch) });
+    const done = Math.min(copies.length, start + perBatch);
+    process.stderr.write(`  ${label}: ${done}/${copies.length} copies (${Math.round((Date.now() - began) / 1000)} s)\n`);
+  }
+}
+
+/** The store's catalog (`base` products, all originals) grown to `total` by copies within the store. */
+export async function copyWithinStore(db: Db, storeId: string, base: number, total: number): Promise<void> {
+  const copies = Array.from({ length: total / base - 1 }, (_, k) => ({ n: k + 1, store: storeId }));
+  await copyInBatches(db, storeId, copies, Math.max(1, Math.floor(10_000 / base)), 'copies within the store');
+}
+
+/** `stores` stores besides `storeId` (created by the service), each holding a copy of its original catalog. */
+export async function copyIntoStores(db: Db, storeId: string, stores: string[], productsPerStore: number): Promise<void> {
+  const copies = stores.map((store, k) => ({ n: k + 1, store }));
+  await copyInBatches(db, storeId, copies, Math.max(1, Math.floor(20_000 / productsPerStore)), 'copies into other stores');
+}
