@@ -3,11 +3,13 @@ import { CompiledQuery } from 'kysely';
 import { findLiveApiKey } from '../src/api-keys/index.js';
 import { productsInCollection } from '../src/collections/membership.js';
 import { getCustomer } from '../src/customers/index.js';
+import type { CustomerListQuery } from '../src/customers/customers.schema.js';
+import { listCustomerTexts } from '../src/customers/customers.service.js';
 import { type Db, openDatabase } from '../src/db/database.js';
 import type { OrderListQuery } from '../src/orders/index.js';
 import { getOrder, listOrders } from '../src/orders/index.js';
 import type { ProductListQuery } from '../src/products/products.schema.js';
-import { getProduct, listProducts } from '../src/products/products.service.js';
+import { getProduct, listProducts, listProductTexts } from '../src/products/products.service.js';
 import { StatementRecorder } from '../test/support/statements.js';
 import type { BenchTarget } from './database.js';
 import type { SeedInfo } from './seed/seed.js';
@@ -32,6 +34,18 @@ function reads(info: SeedInfo): [string, (db: Db) => Promise<unknown>][] {
     [`search products "${info.searchTerm}"`, (db) => listProducts(db, storeId, listQuery({ search: info.searchTerm }))],
     [`search products "${info.wideSearchTerm}"`, (db) => listProducts(db, storeId, listQuery({ search: info.wideSearchTerm }))],
     [`search products "${info.searchTerm}" page 2`, (db) => listProducts(db, storeId, listQuery({ search: info.searchTerm, page: 2 }))],
+    // The drawn scenarios' pages as the route reads them (stored documents): issue 42.
+    ['list page 41 by title (documents)', (db) => listProductTexts(db, storeId, listQuery({ page: 41, sort: 'title' }))],
+    ['list page 41 by -price (documents)', (db) => listProductTexts(db, storeId, listQuery({ page: 41, sort: '-price' }))],
+    [
+      `list page ${info.pricePage} (documents)`,
+      (db) => listProductTexts(db, storeId, listQuery({ page: info.pricePage, sort: 'createdAt' })),
+    ],
+    [
+      `search products "${info.wideSearchTerm}" page 20 by title (documents)`,
+      (db) => listProductTexts(db, storeId, listQuery({ search: info.wideSearchTerm, page: 20, sort: 'title' })),
+    ],
+    ['list customers page 150', (db) => listCustomerTexts(db, storeId, { page: 150, limit: 25, sort: '-createdAt' } as CustomerListQuery)],
     [
       'smart collection page 1',
       async (db) =>

@@ -102,8 +102,11 @@ async function copyProducts(trx: Tx, copy: Copy): Promise<void> {
       handle: sql`o.handle || copies.suffix`,
       sku: copiedSku(sql`o.sku`, sql`o.handle`),
       attribute_set_id: storeLevel(sql`o.attribute_set_id`),
+      // Supplied, so the variants' insert finds it current and rewrites no product row (migrations/0061: a
+      // supplied text is checked at commit). Its lines are the title, the handle and the SKUs: the handle's
+      // replacement is the copy's, as the document's.
+      search_text: sql`replace(o.search_text, o.handle, o.handle || copies.suffix)`,
     },
-    ['search_text'],
   );
   // A variant's SKU is built from its product's handle: the original product's, read by a scalar subquery.
   const handle = sql`(SELECT p.handle FROM products p WHERE p.store_id = o.store_id AND p.id = o.product_id)`;
