@@ -38,7 +38,12 @@ describe.each(engines)('set-based catalog copies (%s)', (engine) => {
     storeId = (await createStore(db, { slug: 'copied', name: 'Copied' })).id;
     otherId = (await createStore(db, { slug: 'other', name: 'Other' })).id;
     // 20 through createProduct, 5 through the import's applier (catalog.ts), as the bench seeds them
-    await seedCatalog(db, storeId, Array.from({ length: 25 }, (_, j) => j), ctx);
+    await seedCatalog(
+      db,
+      storeId,
+      Array.from({ length: 25 }, (_, j) => j),
+      ctx,
+    );
     await rebuildProductDocuments(db, storeId); // the service's products' documents, as seed.ts writes them
     await copyCatalog(db, { from: storeId, copies: [1, 2].map((n) => ({ n, store: storeId })) });
     await copyCatalog(db, { from: storeId, copies: [{ n: 3, store: otherId }] });
@@ -72,7 +77,9 @@ describe.each(engines)('set-based catalog copies (%s)', (engine) => {
       expect(document?.body).toBe(JSON.stringify(product));
       expect(document?.etag).toBe(etagOfCanonical(document?.body ?? ''));
       expect(product.variants.length).toBe(9);
-      expect(product.variants.every((variant) => variant.productId === product.id && variant.id.startsWith(product.id.slice(0, 4)))).toBe(true);
+      expect(product.variants.every((variant) => variant.productId === product.id && variant.id.startsWith(product.id.slice(0, 4)))).toBe(
+        true,
+      );
     }
   });
 

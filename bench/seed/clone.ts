@@ -87,30 +87,37 @@ async function copyOptions(trx: Tx, copy: Copy): Promise<void> {
   await copyRows(trx, 'attribute_sets', copy, { store_id: to, id: copied(sql`o.id`) }, [], elsewhere);
   const attributeSet = copied(sql`o.attribute_set_id`);
   await copyRows(trx, 'attributes', copy, { store_id: to, id: copied(sql`o.id`), attribute_set_id: attributeSet }, [], elsewhere);
-  await copyRows(trx, 'attribute_values', copy, { store_id: to, id: copied(sql`o.id`), attribute_id: copied(sql`o.attribute_id`) }, [], elsewhere);
+  await copyRows(
+    trx,
+    'attribute_values',
+    copy,
+    { store_id: to, id: copied(sql`o.id`), attribute_id: copied(sql`o.attribute_id`) },
+    [],
+    elsewhere,
+  );
 }
 
 async function copyProducts(trx: Tx, copy: Copy): Promise<void> {
   const to = sql`copies.store_id`;
-  await copyRows(
-    trx,
-    'products',
-    copy,
-    {
-      store_id: to,
-      id: copied(sql`o.id`),
-      handle: sql`o.handle || copies.suffix`,
-      sku: copiedSku(sql`o.sku`, sql`o.handle`),
-      attribute_set_id: storeLevel(sql`o.attribute_set_id`),
-      // Supplied, so the variants' insert finds it current and rewrites no product row (migrations/0061: a
-      // supplied text is checked at commit). Its lines are the title, the handle and the SKUs: the handle's
-      // replacement is the copy's, as the document's.
-      search_text: sql`replace(o.search_text, o.handle, o.handle || copies.suffix)`,
-    },
-  );
+  await copyRows(trx, 'products', copy, {
+    store_id: to,
+    id: copied(sql`o.id`),
+    handle: sql`o.handle || copies.suffix`,
+    sku: copiedSku(sql`o.sku`, sql`o.handle`),
+    attribute_set_id: storeLevel(sql`o.attribute_set_id`),
+    // Supplied, so the variants' insert finds it current and rewrites no product row (migrations/0061: a
+    // supplied text is checked at commit). Its lines are the title, the handle and the SKUs: the handle's
+    // replacement is the copy's, as the document's.
+    search_text: sql`replace(o.search_text, o.handle, o.handle || copies.suffix)`,
+  });
   // A variant's SKU is built from its product's handle: the original product's, read by a scalar subquery.
   const handle = sql`(SELECT p.handle FROM products p WHERE p.store_id = o.store_id AND p.id = o.product_id)`;
-  await copyRows(trx, 'variants', copy, { store_id: to, id: copied(sql`o.id`), product_id: copied(sql`o.product_id`), sku: copiedSku(sql`o.sku`, handle) });
+  await copyRows(trx, 'variants', copy, {
+    store_id: to,
+    id: copied(sql`o.id`),
+    product_id: copied(sql`o.product_id`),
+    sku: copiedSku(sql`o.sku`, handle),
+  });
   await sql`INSERT INTO variant_attribute_values (store_id, variant_id, attribute_value_id)
     SELECT copies.store_id, ${copied(sql`o.variant_id`)}, ${storeLevel(sql`o.attribute_value_id`)}
     FROM variant_attribute_values o CROSS JOIN (${copiesTable(copy)}) AS copies

@@ -109,7 +109,11 @@ async function seedOtherStores(db: Db, storeId: string, count: number, products:
 async function sampleProducts(db: Db, storeId: string): Promise<SeedInfo['products']> {
   const { rows } = await sql<{ id: string; price: string; compare_price: string | null }>`SELECT id, price, compare_price FROM products
     WHERE store_id = ${storeId} ORDER BY md5(id) LIMIT ${SAMPLE}`.execute(db);
-  return rows.map((row) => ({ id: row.id, price: Number(row.price), comparePrice: row.compare_price === null ? null : Number(row.compare_price) }));
+  return rows.map((row) => ({
+    id: row.id,
+    price: Number(row.price),
+    comparePrice: row.compare_price === null ? null : Number(row.compare_price),
+  }));
 }
 
 async function seedHotVariant(db: Db, storeId: string, product: SeededProduct): Promise<SeedInfo['hotVariant']> {

@@ -4,6 +4,7 @@ import { withGenericPlan } from '../db/index.js';
 import { validationError } from '../errors.js';
 import type { Pagination } from '../shared/index.js';
 import { StringEnum } from '../shared/index.js';
+import { FAR_END_FROM_OFFSET, farEndWalk } from './far-end.js';
 import { badCursor, decodeCursor, encodeCursor, type Keyset, type Position, rowsAfter } from './list-cursor.js';
 
 /**
@@ -316,6 +317,8 @@ async function runIndexedList<DB, TB extends keyof DB, O>(
     ...(counted ? [counted.as('list_total')] : []),
   ]);
   const take = params.limit + 1;
+  const far = counted && total && walk.offset >= FAR_END_FROM_OFFSET ? await farEndPage(base, keyed, spec, order, walk, take, total) : null;
+  if (far) return far;
   let page: typeof keyed;
   if (walk.after) page = ordered(keyed.where(rowsAfter(keysetOf(order, spec.idColumn), walk.after))).limit(take);
   else if (walk.offset === 0 && unfiltered && GENERIC_PLAN_TAKES.has(take)) page = withGenericPlan(ordered(keyed).limit(sql.lit(take)));
@@ -339,6 +342,38 @@ async function runIndexedList<DB, TB extends keyof DB, O>(
   }
   const [count, rows] = await Promise.all([total ? total() : countAll(), page.execute()]);
   return { rows: rows as unknown as KeyedRow<O>[], count };
+}
+
+/**
+ * A deep page read from the far end of its list (far-end.ts), with its total; null when the near end is nearer
+ * or when the total changed between its read and the page's statement (the page is then read the usual way).
+ */
+async function farEndPage<DB, TB extends keyof DB, O, K>(
+  base: SelectQueryBuilder<DB, TB, O>,
+  keyed: SelectQueryBuilder<DB, TB, K>,
+  spec: ListSpec,
+  order: ListOrder,
+  walk: Walk,
+  take: number,
+  total: () => Promise<number>,
+): Promise<{ rows: KeyedRow<O>[]; count: number } | null> {
+  const known = await total();
+  const far = farEndWalk(walk.offset, take, known);
+  if (!far) return null;
+  const opposite = order.descending ? sql`ASC` : sql`DESC`;
+  const ids = base
+    .clearSelect()
+    .select(sql`${spec.idColumn}`.as('page_id'))
+    .orderBy(sql`${order.expression} ${opposite}`)
+    .orderBy(sql`${spec.idColumn} ${opposite}`)
+    .limit(far.limit)
+    .offset(far.offset);
+  const rows = (await keyed
+    .where(sql<SqlBool>`${spec.idColumn} IN (${ids})`)
+    .orderBy(sql`${order.expression} ${order.direction}`)
+    .orderBy(sql`${spec.idColumn} ${order.direction}`)
+    .execute()) as unknown as (KeyedRow<O> & { list_total: number })[];
+  return rows[0]?.list_total === known ? { rows, count: known } : null;
 }
 
 function keysetOf(order: ListOrder, id: RawBuilder<unknown>): Keyset {

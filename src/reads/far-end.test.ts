@@ -1,0 +1,91 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { statementsOf } from '../../test/support/statements.js';
+import { rebuildProductDocuments } from '../products/products.documents.js';
+import { listProductTexts } from '../products/products.service.js';
+import { FAR_END_FROM_OFFSET, farEndWalk } from './far-end.js';
+
+/**
+ * Deep pages read from the far end of their list (far-end.ts) are the pages the near end's walk reads: every
+ * sort (a nullable one, ties broken by id), checked against a keyset cursor walk, which uses no offset at all.
+ */
+
+let t: TestContext;
+let store: TestStore;
+const LIMIT = 250;
+const ROWS = 3_200;
+
+beforeAll(async () => {
+  t = await setupTestApp();
+  store = await t.newStore();
+  const reply = await t.call(store, 'POST', '/products', { title: 'Far 0', price: 1 });
+  expect(reply.status).toBe(201);
+  // Past FAR_END_FROM_OFFSET rows: copies of that product's row, with few distinct titles, prices (some null) and times.
+  await sql`INSERT INTO products (store_id, id, title, handle, price, status, return_config, created_at, updated_at)
+    SELECT p.store_id, lpad(to_hex(g), 24, '0'), 'Far ' || (g % 97), 'far-' || g, CASE WHEN g % 7 = 0 THEN NULL ELSE g % 13 END,
+      p.status, p.return_config, p.created_at - (g % 50) * interval '1 minute', p.updated_at - (g % 50) * interval '1 minute'
+    FROM products p CROSS JOIN generate_series(1, ${ROWS}) AS g WHERE p.store_id = ${store.id}`.execute(t.database.db);
+  await rebuildProductDocuments(t.database.db, store.id);
+}, 240_000);
+afterAll(() => t?.close());
+
+/** Every product id in the sort's order, by following nextCursor (keyset paging: no offset). */
+async function cursorWalk(sort: string): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const reply = await t.call(
+      store,
+      'GET',
+      `/products?sort=${sort}&limit=${LIMIT}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
+    expect(reply.status).toBe(200);
+    ids.push(...reply.body.data.map((row: { id: string }) => row.id));
+    cursor = reply.body.pagination.nextCursor;
+  } while (cursor);
+  return ids;
+}
+
+describe('pages deep in a list, from its far end', () => {
+  it.each(['-createdAt', 'createdAt', 'price', '-price', 'title', '-title'])('sorted by %s, are the rows the near end walks to', {
+    timeout: 240_000,
+  }, async (sort) => {
+    const all = await cursorWalk(sort);
+    expect(all.length).toBe(ROWS + 1);
+    const pages = Math.ceil(all.length / LIMIT);
+    for (let page = FAR_END_FROM_OFFSET / LIMIT; page <= pages + 1; page++) {
+      const reply = await t.call(store, 'GET', `/products?sort=${sort}&limit=${LIMIT}&page=${page}`);
+      expect(reply.status).toBe(200);
+      expect(
+        reply.body.data.map((row: { id: string }) => row.id),
+        `page ${page}`,
+      ).toEqual(all.slice((page - 1) * LIMIT, page * LIMIT));
+      expect(reply.body.pagination).toMatchObject({ page, total: ROWS + 1, totalPages: pages });
+      expect(reply.body.pagination.nextCursor === null, `page ${page}`).toBe(page >= pages);
+    }
+  });
+
+  it('skips the rows after the page instead of the rows before it', async () => {
+    const page = 12;
+    const offset = (page - 1) * LIMIT;
+    const far = farEndWalk(offset, LIMIT + 1, ROWS + 1);
+    expect(far).toEqual({ offset: ROWS + 1 - offset - LIMIT - 1, limit: LIMIT + 1 });
+    const statements = await statementsOf(t.database.db, (db) => listProductTexts(db, store.id, { page, limit: LIMIT, sort: 'price' }));
+    const paged = statements.filter((statement) => /\boffset\b/i.test(statement.sql));
+    expect(paged.length).toBe(1);
+    expect(paged[0].sql).toMatch(
+      /order by products\.price DESC, products\.id DESC limit \$\d+ offset \$\d+\)\) order by products\.price ASC/,
+    );
+    expect(paged[0].parameters).toContain(far?.offset);
+    expect(paged[0].parameters).not.toContain(offset);
+  });
+
+  it('walks from the near end where it skips fewer rows', () => {
+    expect(farEndWalk(FAR_END_FROM_OFFSET - 1, 26, 1_000_000)).toBeNull();
+    expect(farEndWalk(499_000, 26, 1_000_000)).toBeNull();
+    expect(farEndWalk(500_000, 26, 1_000_000)).toEqual({ offset: 499_974, limit: 26 });
+    expect(farEndWalk(999_990, 26, 1_000_000)).toEqual({ offset: 0, limit: 10 });
+    expect(farEndWalk(1_000_000, 26, 1_000_000)).toBeNull();
+  });
+});
