@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { type Reply, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { statementsOf } from '../../test/support/statements.js';
 import { rebuildProductDocuments } from '../products/products.documents.js';
 import { listProductTexts } from '../products/products.service.js';
@@ -35,7 +35,7 @@ async function cursorWalk(sort: string): Promise<string[]> {
   const ids: string[] = [];
   let cursor: string | null = null;
   do {
-    const reply = await t.call(
+    const reply: Reply = await t.call(
       store,
       'GET',
       `/products?sort=${sort}&limit=${LIMIT}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
