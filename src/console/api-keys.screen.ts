@@ -24,6 +24,7 @@ interface ApiKey {
   scopes: string[];
   createdAt: string;
   lastUsedAt: string | null;
+  revokedAt: string | null;
 }
 
 function createForm(session: ConsoleSession): string {
@@ -52,9 +53,12 @@ async function keysPage(api: ConsoleApi, session: ConsoleSession, shown?: { name
     key.scopes.join(', '),
     key.createdAt,
     key.lastUsedAt ?? 'never',
-    {
-      html: html`<form class="inline" method="post" action="/console/api-keys/${key.id}/revoke">!${csrfField(session)}<button type="submit" class="secondary">Revoke</button></form>`,
-    },
+    // a revoked key stays listed (GET /api-keys keeps it) with when it ended, and nothing left to revoke
+    key.revokedAt
+      ? `revoked ${key.revokedAt}`
+      : {
+          html: html`<form class="inline" method="post" action="/console/api-keys/${key.id}/revoke">!${csrfField(session)}<button type="submit" class="secondary">Revoke</button></form>`,
+        },
   ]);
   const once = shown
     ? html`<section class="card" role="status" aria-label="New key"><p>The key <strong>${shown.name}</strong>, shown this once: copy it now.</p><pre class="json" tabindex="0">${shown.key}</pre></section>`

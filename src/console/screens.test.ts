@@ -177,6 +177,9 @@ describe('console read screens', () => {
     const revoked = await console.post(`/console/api-keys/${id}/revoke`, { _csrf: console.csrf });
     expect(revoked.status).toBe(303);
     expect((await t.call(key, 'GET', '/products')).status).toBe(401);
+    const after = await console.get('/console/api-keys');
+    expect(after.body).toMatch(/sync &#60;img[^<]*<\/td>.*?<td>revoked \d{4}-/);
+    expect(after.body).not.toContain(`action="/console/api-keys/${id}/revoke"`);
 
     const other = await t.newStore();
     const theirs = await seedRecords(t, other);
