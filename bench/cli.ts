@@ -1,4 +1,5 @@
 import { formatCsvImport, runCsvImport } from './csv-import.js';
+import { formatInventoryImport, runInventoryImport } from './inventory-import.js';
 import { parseOptions, USAGE } from './options.js';
 import { formatResult, writeResult } from './report.js';
 import { pendingCleanups, runBench } from './run.js';
@@ -16,6 +17,12 @@ async function main(): Promise<number> {
     const result = await runCsvImport(options);
     process.stdout.write(`${formatCsvImport(result)}\n`);
     process.stdout.write(`results: ${writeResult(options.out, `${options.engine}-csv-import-${result.meta.products}`, result)}\n`);
+    return 0;
+  }
+  if (options.inventoryImport) {
+    const result = await runInventoryImport(options);
+    process.stdout.write(`${formatInventoryImport(result)}\n`);
+    process.stdout.write(`results: ${writeResult(options.out, `${options.engine}-inventory-import-${result.inventory.rows}`, result)}\n`);
     return 0;
   }
   if (options.scaling) {

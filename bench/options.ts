@@ -22,6 +22,8 @@ export interface BenchOptions {
   scaling: boolean;
   /** the Shopify CSV import against the NDJSON import of the same lines (bench/csv-import.ts) */
   csvImport: boolean;
+  /** Shopify's inventory CSV and set of 250 levels against the product CSV import (bench/inventory-import.ts) */
+  inventoryImport: boolean;
   /** --csv-import: the CSV imports alone, no NDJSON side (no ratio): a 100k PGlite import is half an hour each */
   csvOnly: boolean;
   smoke: boolean;
@@ -73,6 +75,11 @@ const USAGE = `npm run bench -- [options]
                              growth (bench/csv-import.ts); --rounds N pairs (default 1), --cpu-prof profiles
                              each import; --smoke: 300 products; --csv-only: the CSV imports alone (no
                              NDJSON file, no ratio: its RSS growth and rate only)
+  --inventory-import         (instead of the scenarios) a product CSV of the scale / 16 products, then a Shopify
+                             inventory CSV of the scale's rows (each variant at two new locations), then
+                             POST /inventory-levels/set of 250 levels 5 times, on one fresh database:
+                             inventory rows/s / product rows/s and set's ms a level / the import's ms a row
+                             (bench/inventory-import.ts); --smoke: 400 rows
   --smoke                    1k products, 0.5 s warm-up, one 1-second round per side (what npm test runs)
   --cpu-prof                 a V8 CPU profile of the server per scenario, with a top-functions summary
   --explain                  EXPLAIN (ANALYZE, BUFFERS) of the read scenarios' SQL after seeding
@@ -151,6 +158,7 @@ const OPTIONS = {
   scenario: { type: 'string' },
   scaling: { type: 'boolean', default: false },
   'csv-import': { type: 'boolean', default: false },
+  'inventory-import': { type: 'boolean', default: false },
   'csv-only': { type: 'boolean', default: false },
   smoke: { type: 'boolean', default: false },
   'cpu-prof': { type: 'boolean', default: false },
@@ -190,6 +198,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     scenarios: values.scenario ? values.scenario.split(',').map((name) => name.trim()) : [],
     scaling: values.scaling ?? false,
     csvImport,
+    inventoryImport: values['inventory-import'] ?? false,
     csvOnly: values['csv-only'] ?? false,
     smoke,
     cpuProf: values['cpu-prof'] ?? false,
