@@ -132,7 +132,7 @@ function fakeImportServer(states: object[], errors: object[]) {
   };
   const server = createServer(async (req: IncomingMessage, res) => {
     const path = req.url ?? '';
-    if (req.method === 'POST' && path.startsWith('/api/v1/imports?resource=products')) {
+    if (req.method === 'POST' && path.startsWith('/api/v1/imports?resource=')) {
       let body = '';
       for await (const chunk of req) body += chunk;
       if (seen.rateLimited++ === 0)
@@ -253,6 +253,24 @@ describe('storefront import (against a stand-in server)', () => {
       const run = await cli(['import', '--resource', 'products', '--dry-run', file], env);
       expect(run.code).toBe(0);
       expect(JSON.parse(run.stdout)).toMatchObject({ status: 'succeeded', dryRun: true, created: 3 });
+    });
+  });
+
+  it('an inventory import names the locations the job created (a dry run: would create) in its summary', async () => {
+    const csv = join(dir, 'inventory_export.csv');
+    writeFileSync(csv, 'Handle,SKU,Location,Available\ntee,TEE-S,Warehouse,4\n');
+    const done = { ...counters('succeeded', 3, 3, 0, 0), createdLocations: ['Warehouse'] };
+    await withServer([counters('queued', 0, 0, 0, 0), done], [], async (env, seen) => {
+      const run = await cli(['import', '--resource', 'inventory', '--dry-run', csv], env);
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ dryRun: true, created: 3, createdLocations: ['Warehouse'] });
+      expect(seen.uploads).toEqual([
+        {
+          url: '/api/v1/imports?resource=inventory&dryRun=true',
+          contentType: 'text/csv',
+          body: 'Handle,SKU,Location,Available\ntee,TEE-S,Warehouse,4\n',
+        },
+      ]);
     });
   });
 
