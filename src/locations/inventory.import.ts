@@ -7,7 +7,7 @@ import { InventoryLine } from './inventory-line.schema.js';
 import { setLevels } from './levels.service.js';
 import { createLocation } from './locations.service.js';
 
-/** The reason an imported level's inventory.updated event carries. */
+/** The reason an import gives the set service (like every reason, not stored: docs/decisions.md, "Inventory files"). */
 export const IMPORT_REASON = 'import';
 
 const validateLine = compileBodyCheck(InventoryLine);
