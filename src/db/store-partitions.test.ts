@@ -4,11 +4,16 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
-import { postImport } from '../../test/support/jobs.fixtures.js';
+import { postImport, runnerOf } from '../../test/support/jobs.fixtures.js';
 import { type Partitioned, partitionByStore } from '../../test/support/partition-by-store.js';
 import { acrossPartitions, errorsOf, PLAN_LOG_DATABASE_SETTINGS, PLAN_LOG_SETTINGS, readsOf } from '../../test/support/partition-reads.js';
 import { clusterUnavailable, createThrowawayCluster, type ThrowawayCluster } from '../../test/support/throwaway-cluster.js';
 import { walkEverything } from '../../test/support/walk-everything.js';
+import { purgeOldEvents } from '../events/index.js';
+import { purgeExpiredKeys } from '../idempotency/index.js';
+import { purgeFinishedJobs } from '../jobs/index.js';
+import { purgeRequestLog } from '../request-log/index.js';
+import { purgeFinishedDeliveries } from '../webhooks/purge.js';
 import { openMigratedDatabase } from './open-migrated.js';
 
 /**
@@ -34,6 +39,20 @@ const ACROSS_STORES: Record<string, string> = {
   // here (one store's); the planner cannot know that. On Citus the trigger runs on the shard.
   'FROM variants_inserted': 'a trigger joining the variants a statement inserted to their products',
   'FROM variants_deleted': 'a trigger joining the variants a statement deleted to their products',
+  'SELECT store_id, id, type, params FROM jobs WHERE': 'the jobs purge: finished jobs past retention, of any stores',
+};
+
+/**
+ * Not done yet (docs/scaling.md, §5): the retention purges delete a batch of expired rows of any stores in
+ * one statement, three of them choosing the rows `FOR UPDATE SKIP LOCKED`, which Citus does not run across
+ * shards. They must become per store, like the claims; until then they are named here, locks allowed.
+ */
+const PURGES_ACROSS_STORES: Record<string, string> = {
+  'DELETE FROM events\n': 'events past retention (FOR UPDATE SKIP LOCKED)',
+  'DELETE FROM webhook_deliveries\n': 'finished deliveries past retention (FOR UPDATE SKIP LOCKED)',
+  'DELETE FROM idempotency_keys\n': 'expired idempotency keys (FOR UPDATE SKIP LOCKED)',
+  'DELETE FROM job_errors e USING (\n      SELECT x.store_id': 'error rows of finished jobs past retention',
+  'DELETE FROM request_log WHERE (store_id, at, id) IN': 'requests past the Requests log’s days',
 };
 
 const PARTITIONS = 4;
@@ -86,7 +105,7 @@ beforeAll(async () => {
   partitioned = await partitionByStore(cluster.url, PARTITIONS);
   await alterDatabase(cluster.url, PLAN_LOG_DATABASE_SETTINGS);
   process.env.TEST_FILE_DATABASE_URL = cluster.url;
-  t = await setupTestApp({ webhookWorker: true, webhookAllowPrivate: true, webhookTimeoutMs: 5000, jobRunner: true });
+  t = await setupTestApp({ webhookWorker: true, webhookAllowPrivate: true, webhookTimeoutMs: 5000, jobRunner: true, requestLog: true });
 });
 afterAll(async () => {
   await t?.close();
@@ -108,6 +127,14 @@ describe.skipIf(why)('a walkthrough of every operation on tables partitioned by 
     const logDir = join(cluster.root, 'data', 'log');
     const failures = await walkEverything(t, store, { hookUrl, runJobs: () => jobsDone(store) });
     await jobsDone(other);
+    // the retention purges, which run on timers, once each
+    const { db } = t.database;
+    const { config } = t;
+    await purgeFinishedJobs(db, runnerOf(t).kinds, config.jobRetentionDays);
+    await purgeOldEvents(db, config.eventRetentionDays);
+    await purgeFinishedDeliveries(db, config.webhookDeliveryRetentionDays);
+    await purgeExpiredKeys(db);
+    await purgeRequestLog(db, new Set([store.id]), config.requestLogDays);
     expect(failures, errorsOf(logDir).join('\n')).toEqual([]);
 
     // auto_explain's log is written by the server's logger process: wait for the last statement's plan
@@ -120,22 +147,25 @@ describe.skipIf(why)('a walkthrough of every operation on tables partitioned by 
     }
 
     const onPurpose = (text: string) => Object.keys(ACROSS_STORES).find((fragment) => text.includes(fragment));
+    const purge = (text: string) => Object.keys(PURGES_ACROSS_STORES).find((fragment) => text.includes(fragment));
     const across = new Map<string, string[]>();
     const locking: string[] = [];
     for (const statement of reads) {
       const tables = acrossPartitions(statement);
-      if (tables.length === 0) continue;
+      if (tables.length === 0 || purge(statement.text)) continue;
       if (!onPurpose(statement.text)) across.set(statement.text, tables);
       else if (statement.locks) locking.push(statement.text);
     }
     expect([...across].map(([text, tables]) => `${tables.join(', ')}: ${text}`)).toEqual([]);
     expect(locking).toEqual([]);
     // each statement named above ran (the list names no statement that is gone)
-    expect(Object.keys(ACROSS_STORES).filter((fragment) => !reads.some((r) => r.text.includes(fragment)))).toEqual([]);
+    const named = [...Object.keys(ACROSS_STORES), ...Object.keys(PURGES_ACROSS_STORES)];
+    expect(named.filter((fragment) => !reads.some((r) => r.text.includes(fragment)))).toEqual([]);
 
-    // what was checked: hundreds of statements, reading and writing most store-owned tables
-    expect(new Set(reads.map((r) => r.text)).size).toBeGreaterThan(150);
+    // what was checked: hundreds of statements, reading every partitioned table but two (the walkthrough
+    // uses no console page and no dry run): a table added later must be walked through too
+    expect(new Set(reads.map((r) => r.text)).size).toBeGreaterThan(250);
     const touched = new Set(reads.flatMap((r) => [...r.partitions.keys()]));
-    expect(touched.size).toBeGreaterThan(partitioned.tables.size * 0.7);
+    expect([...partitioned.tables.keys()].filter((table) => !touched.has(table))).toEqual(['console_sessions', 'job_keys']);
   }, 180_000);
 });

@@ -4,8 +4,8 @@ import { postImport } from './jobs.fixtures.js';
 import { walkThrough } from './walkthrough.js';
 
 /**
- * Every operation of a store, in-process: the walkthrough of every resource (walkthrough.ts), then what
- * runs behind the requests: webhook deliveries made from the feed, sent and recorded by the worker
+ * Every operation of a store, in-process: the walkthrough of every resource (walkthrough.ts), locations
+ * and stock levels, a write replayed by its Idempotency-Key, then what runs behind the requests: webhook deliveries made from the feed, sent and recorded by the worker
  * (the app must run one, to `hookUrl`), tested, replayed and retried; an import run by `runJobs`, another
  * cancelled. Returns every answer that was not a success (a walk that failed proves nothing).
  */
@@ -24,6 +24,23 @@ export async function walkEverything(
   if (login.status !== 200) failures.push(`POST /auth: ${login.status}`);
   const walked = await walkThrough((method, url, body, headers) => t.call(store, method, url, body, headers));
   failures.push(...walked.failures);
+
+  // locations and their stock levels; a write under an Idempotency-Key, then its replay
+  const home = (await call('GET', '/locations')).body.data?.[0]?.id;
+  const shop = (await call('POST', '/locations', { name: 'Shop' })).body.data?.id;
+  const mug = (await call('POST', '/products', { title: 'Mug', price: 3, totalStock: 1 })).body.data;
+  await call('POST', '/inventory-levels/set', { items: [{ productId: mug?.id, locationId: shop, available: 2 }] });
+  const adjust = { items: [{ productId: mug?.id, locationId: home, delta: 1 }] };
+  const key = { 'idempotency-key': `walk-${store.id}` };
+  for (let times = 0; times < 2; times++) {
+    const reply = await t.call(store, 'POST', '/inventory-levels/adjust', adjust, key);
+    if (reply.status !== 200) failures.push(`POST /inventory-levels/adjust: ${reply.status} ${JSON.stringify(reply.body?.error)}`);
+  }
+  await call('GET', `/inventory-levels?productId=${mug?.id}`);
+  await call('GET', `/inventory-levels?locationId=${shop}`);
+  await call('POST', '/inventory-levels/set', { items: [{ productId: mug?.id, locationId: shop, available: 0 }] });
+  await call('PATCH', `/locations/${shop}`, { name: 'Shop 1' });
+  await call('DELETE', `/locations/${shop}`);
 
   const hook = (await call('POST', '/webhooks', { url: options.hookUrl, events: ['*'] })).body.data;
   await call('POST', '/products', { title: 'Announced', price: 1 });
