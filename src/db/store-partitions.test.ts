@@ -40,17 +40,17 @@ const ACROSS_STORES: Record<string, string> = {
   'FROM variants_inserted': 'a trigger joining the variants a statement inserted to their products',
   'FROM variants_deleted': 'a trigger joining the variants a statement deleted to their products',
   'SELECT store_id, id, type, params FROM jobs WHERE': 'the jobs purge: finished jobs past retention, of any stores',
+  'SELECT store_id, xid::text AS xid, seq::text AS seq FROM events': 'the events purge: which are past retention',
+  "SELECT store_id, id FROM webhook_deliveries WHERE status <> 'pending'": 'the deliveries purge: which finished ones are past retention',
+  'SELECT store_id, key FROM idempotency_keys WHERE expires_at': 'the idempotency purge: which keys expired',
 };
 
 /**
- * Not done yet (docs/scaling.md, §5): the retention purges delete a batch of expired rows of any stores in
- * one statement, three of them choosing the rows `FOR UPDATE SKIP LOCKED`, which Citus does not run across
- * shards. They must become per store, like the claims; until then they are named here, locks allowed.
+ * Not done yet (docs/scaling.md, §5): two retention purges delete a batch of expired rows of any stores in
+ * one statement (plain multi-shard DELETEs on Citus, no SKIP LOCKED). They should go store by store like the
+ * others; until then they are named here, apart.
  */
 const PURGES_ACROSS_STORES: Record<string, string> = {
-  'DELETE FROM events\n': 'events past retention (FOR UPDATE SKIP LOCKED)',
-  'DELETE FROM webhook_deliveries\n': 'finished deliveries past retention (FOR UPDATE SKIP LOCKED)',
-  'DELETE FROM idempotency_keys\n': 'expired idempotency keys (FOR UPDATE SKIP LOCKED)',
   'DELETE FROM job_errors e USING (\n      SELECT x.store_id': 'error rows of finished jobs past retention',
   'DELETE FROM request_log WHERE (store_id, at, id) IN': 'requests past the Requests log’s days',
 };
@@ -127,13 +127,15 @@ describe.skipIf(why)('a walkthrough of every operation on tables partitioned by 
     const logDir = join(cluster.root, 'data', 'log');
     const failures = await walkEverything(t, store, { hookUrl, runJobs: () => jobsDone(store) });
     await jobsDone(other);
-    // the retention purges, which run on timers, once each
+    // the retention purges, which run on timers, once each (the walkthrough is over: they may take its rows)
     const { db } = t.database;
     const { config } = t;
     await purgeFinishedJobs(db, runnerOf(t).kinds, config.jobRetentionDays);
-    await purgeOldEvents(db, config.eventRetentionDays);
-    await purgeFinishedDeliveries(db, config.webhookDeliveryRetentionDays);
-    await purgeExpiredKeys(db);
+    // (with nothing retained, and the store's keys expired, so the per-store deletes run too)
+    await sql`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE store_id = ${store.id}`.execute(db);
+    expect(await purgeExpiredKeys(db)).toBeGreaterThan(0);
+    expect(await purgeOldEvents(db, 0)).toBeGreaterThan(0);
+    expect(await purgeFinishedDeliveries(db, 0)).toBeGreaterThan(0);
     await purgeRequestLog(db, new Set([store.id]), config.requestLogDays);
     expect(failures, errorsOf(logDir).join('\n')).toEqual([]);
 

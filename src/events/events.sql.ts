@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterCommit, type Db, literal, type Tx, withCommit } from '../db/index.js';
-import { type NewEvent, newId } from '../shared/index.js';
+import { deleteStoreByStore, type NewEvent, newId } from '../shared/index.js';
 import type { Position } from './types.js';
 
 /**
@@ -138,13 +138,22 @@ export async function positionOf(db: Db, storeId: string, id: string): Promise<P
     .executeTakeFirst();
 }
 
-/** Deletes up to `batch` events of any store older than the retention; rows another purger holds are skipped. */
+/**
+ * Deletes up to `batch` events older than the retention, the oldest first: read across stores without a
+ * lock, deleted store by store (rows another purger holds are skipped).
+ */
 export async function purgeOldBatch(db: Db, retentionDays: number, batch: number): Promise<number> {
-  const result = await sql`
-    DELETE FROM events
-    WHERE (store_id, xid, seq) IN (
-      SELECT store_id, xid, seq FROM events WHERE created_at < now() - make_interval(days => ${retentionDays})
-      ORDER BY created_at LIMIT ${batch} FOR UPDATE SKIP LOCKED
-    )`.execute(db);
-  return Number(result.numAffectedRows ?? 0n);
+  const { rows } = await sql<{ store_id: string; xid: string; seq: string }>`
+    SELECT store_id, xid::text AS xid, seq::text AS seq FROM events
+    WHERE created_at < now() - make_interval(days => ${retentionDays}) ORDER BY created_at LIMIT ${batch}`.execute(db);
+  return deleteStoreByStore(rows, async (storeId, old) => {
+    const result = await sql`
+      DELETE FROM events WHERE store_id = ${storeId} AND (xid, seq) IN (
+        SELECT e.xid, e.seq FROM events e
+        JOIN unnest(${old.map((row) => row.xid)}::xid8[], ${old.map((row) => row.seq)}::bigint[]) AS k(xid, seq)
+          ON e.xid = k.xid AND e.seq = k.seq
+        WHERE e.store_id = ${storeId} FOR UPDATE OF e SKIP LOCKED
+      )`.execute(db);
+    return Number(result.numAffectedRows ?? 0n);
+  });
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Tx } from '../db/index.js';
+import { deleteStoreByStore } from '../shared/index.js';
 import type { KeyClaim } from './keys.js';
 import { lockIdOf } from './keys.js';
 
@@ -61,15 +62,20 @@ export async function saveRecord(
 }
 
 /**
- * Deletes up to `batch` expired records of any store. Rows another process is deleting (or a request is
- * renewing) are skipped, so any number of processes may purge at once.
+ * Deletes up to `batch` expired records, read across stores without a lock and deleted store by store.
+ * Rows another process is deleting (or a request is renewing) are skipped, so any number of processes may
+ * purge at once.
  */
 export async function purgeExpiredBatch(db: Db, batch: number): Promise<number> {
-  const result = await sql`
-    DELETE FROM idempotency_keys
-    WHERE (store_id, key) IN (
-      SELECT store_id, key FROM idempotency_keys WHERE expires_at <= now()
-      ORDER BY expires_at LIMIT ${batch} FOR UPDATE SKIP LOCKED
-    ) AND expires_at <= now()`.execute(db);
-  return Number(result.numAffectedRows ?? 0n);
+  const { rows } = await sql<{ store_id: string; key: string }>`
+    SELECT store_id, key FROM idempotency_keys WHERE expires_at <= now() ORDER BY expires_at LIMIT ${batch}`.execute(db);
+  return deleteStoreByStore(rows, async (storeId, expired) => {
+    const result = await sql`
+      DELETE FROM idempotency_keys WHERE store_id = ${storeId} AND key IN (
+        SELECT key FROM idempotency_keys
+        WHERE store_id = ${storeId} AND key = ANY (${expired.map((row) => row.key)}::text[]) AND expires_at <= now()
+        FOR UPDATE SKIP LOCKED
+      ) AND expires_at <= now()`.execute(db);
+    return Number(result.numAffectedRows ?? 0n);
+  });
 }

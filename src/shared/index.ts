@@ -67,7 +67,7 @@ export { jsonNestsDeeperThan, MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
 export { type ByteRange, MEDIA_EXTENSIONS, type MediaFile, type MediaObject, type MediaStore, type MediaType } from './media-store.js';
 export { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 export { PLACE_FIELDS } from './place.schema.js';
-export { type PurgeJob, purgeOnce, startPurgeLoop } from './purge-loop.js';
+export { deleteStoreByStore, type PurgeJob, purgeOnce, startPurgeLoop } from './purge-loop.js';
 export { assertReference, deleteRecord, lockedCurrent, lockRecord, missingReferences, recordExists } from './references.js';
 export { ALL_SCOPES, hasScope, scopeResourceOf } from './scopes.js';
 export { insertWithFreeSlug, slugBase, suppliedSlug, toSlug } from './slug.js';

@@ -37,6 +37,22 @@ export async function purgeOnce(deleteBatch: PurgeJob['deleteBatch'], size = BAT
 }
 
 /**
+ * Deletes a batch store by store: `rows` are the batch's candidates (of any stores, read without a lock),
+ * `deleteOf` deletes one store's (skipping rows another process holds) and says how many it deleted. No
+ * statement then locks rows of two stores (docs/scaling.md, §5).
+ */
+export async function deleteStoreByStore<T extends { store_id: string }>(
+  rows: readonly T[],
+  deleteOf: (storeId: string, rows: T[]) => Promise<number>,
+): Promise<number> {
+  const stores = new Map<string, T[]>();
+  for (const row of rows) stores.set(row.store_id, [...(stores.get(row.store_id) ?? []), row]);
+  let deleted = 0;
+  for (const [storeId, ofStore] of stores) deleted += await deleteOf(storeId, ofStore);
+  return deleted;
+}
+
+/**
  * A timer that never holds the process open and never overlaps itself; every process may run one (the
  * batches skip rows another process holds). Returns the stop function.
  */

@@ -1,6 +1,7 @@
 import { type Insertable, sql, type Updateable } from 'kysely';
 import type { DB, Db, Tx } from '../db/index.js';
 import { ilikeAny, type ListSpec } from '../reads/index.js';
+import { deleteStoreByStore } from '../shared/index.js';
 import type { DeliveryListQuery, WEBHOOK_SORTS } from './webhooks.schema.js';
 
 export const WEBHOOK_COLUMNS = ['id', 'url', 'events', 'description', 'enabled', 'created_at', 'updated_at'] as const;
@@ -140,16 +141,21 @@ export async function notifyWorkers(trx: Tx): Promise<void> {
 export const WAKE_CHANNEL = 'storefront_webhook_deliveries';
 
 /**
- * Deletes up to `batch` finished deliveries (succeeded, or failed for good) of any store whose last change
- * is older than the retention; pending ones are never purged, however old. Rows another purger holds are skipped.
+ * Deletes up to `batch` finished deliveries (succeeded, or failed for good) whose last change is older than
+ * the retention; pending ones are never purged, however old. Read across stores without a lock, deleted
+ * store by store; rows another purger holds are skipped.
  */
 export async function purgeFinishedBatch(db: Db, retentionDays: number, batch: number): Promise<number> {
-  const result = await sql`
-    DELETE FROM webhook_deliveries
-    WHERE (store_id, id) IN (
-      SELECT store_id, id FROM webhook_deliveries
-      WHERE status <> 'pending' AND updated_at < now() - make_interval(days => ${retentionDays})
-      ORDER BY updated_at LIMIT ${batch} FOR UPDATE SKIP LOCKED
-    )`.execute(db);
-  return Number(result.numAffectedRows ?? 0n);
+  const old = sql`status <> 'pending' AND updated_at < now() - make_interval(days => ${retentionDays})`;
+  const { rows } = await sql<{ store_id: string; id: string }>`
+    SELECT store_id, id FROM webhook_deliveries WHERE ${old} ORDER BY updated_at LIMIT ${batch}`.execute(db);
+  return deleteStoreByStore(rows, async (storeId, finished) => {
+    const result = await sql`
+      DELETE FROM webhook_deliveries WHERE store_id = ${storeId} AND id IN (
+        SELECT id FROM webhook_deliveries
+        WHERE store_id = ${storeId} AND id = ANY (${finished.map((row) => row.id)}::text[]) AND ${old}
+        FOR UPDATE SKIP LOCKED
+      )`.execute(db);
+    return Number(result.numAffectedRows ?? 0n);
+  });
 }
