@@ -268,31 +268,30 @@ export async function deleteNewestWarnings(trx: Tx, held: Held, count: number): 
 const FINISHED = sql`status IN ('succeeded', 'failed', 'cancelled')`;
 const expired = (retentionDays: number) => sql`${FINISHED} AND finished_at < now() - make_interval(days => ${retentionDays})`;
 
-/** Deletes at most `size` error rows of finished jobs past retention (a job from before the cap may have a million). */
-export async function deleteExpiredJobErrors(db: Db, retentionDays: number, size: number): Promise<number> {
-  const result = await sql`
-    DELETE FROM job_errors e USING (
-      SELECT x.store_id, x.job_id, x.line, x.seq FROM jobs j CROSS JOIN LATERAL (
-        SELECT store_id, job_id, line, seq FROM job_errors WHERE store_id = j.store_id AND job_id = j.id LIMIT ${size}
-      ) x WHERE ${expired(retentionDays)} LIMIT ${size}
-    ) d WHERE e.store_id = d.store_id AND e.job_id = d.job_id AND e.line = d.line AND e.seq = d.seq`.execute(db);
-  return Number(result.numAffectedRows ?? 0n);
-}
-
 export type ExpiredJob = Pick<JobRow, 'store_id' | 'id' | 'type' | 'params'>;
 
-/** At most `size` finished jobs past retention, oldest end first. */
+/** At most `size` finished jobs past retention, oldest end first, of any stores (read without a lock). */
 export async function selectExpiredJobs(db: Db, retentionDays: number, size: number): Promise<ExpiredJob[]> {
   const { rows } = await sql<ExpiredJob>`
     SELECT store_id, id, type, params FROM jobs WHERE ${expired(retentionDays)} ORDER BY finished_at LIMIT ${size}`.execute(db);
   return rows;
 }
 
-export async function deleteJobs(db: Db, jobs: readonly ExpiredJob[]): Promise<number> {
-  if (jobs.length === 0) return 0;
+/** Deletes at most `size` error rows of the store's finished `jobs` (a job from before the cap may have a million). */
+export async function deleteJobErrorsOf(db: Db, storeId: string, jobs: readonly string[], size: number): Promise<number> {
   const result = await sql`
-    DELETE FROM jobs j USING unnest(${jobs.map((job) => job.store_id)}::text[], ${jobs.map((job) => job.id)}::text[]) AS d(store_id, id)
-    WHERE j.store_id = d.store_id AND j.id = d.id AND j.status IN ('succeeded', 'failed', 'cancelled')`.execute(db);
+    DELETE FROM job_errors e USING (
+      SELECT x.job_id, x.line, x.seq FROM unnest(${[...jobs]}::text[]) AS j(id) CROSS JOIN LATERAL (
+        SELECT job_id, line, seq FROM job_errors WHERE store_id = ${storeId} AND job_id = j.id LIMIT ${size}
+      ) x LIMIT ${size}
+    ) d WHERE e.store_id = ${storeId} AND e.job_id = d.job_id AND e.line = d.line AND e.seq = d.seq`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+/** Deletes the store's finished `jobs`. */
+export async function deleteJobsOf(db: Db, storeId: string, jobs: readonly string[]): Promise<number> {
+  const result = await sql`
+    DELETE FROM jobs WHERE store_id = ${storeId} AND id = ANY (${[...jobs]}::text[]) AND ${FINISHED}`.execute(db);
   return Number(result.numAffectedRows ?? 0n);
 }
 

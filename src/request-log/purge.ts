@@ -1,6 +1,6 @@
 import type { Db } from '../db/index.js';
 import { type PurgeJob, purgeOnce } from '../shared/index.js';
-import { deleteBeyondNewest, deleteOlderThan } from './request-log.sql.js';
+import { deleteBeyondNewest, deleteOlderThan, storesWithOld } from './request-log.sql.js';
 
 /** The newest requests kept per store (CONTRACT §12). */
 export const KEEP_PER_STORE = 10_000;
@@ -14,7 +14,7 @@ const BATCH_SIZE = 5_000;
  * The log's two bounds, run by the shared purge loop every 10 seconds. The count: only stores this process wrote to since
  * it last found them within it (`written`, filled by the writer), since a store nobody writes to cannot go
  * over it; each costs a walk of the store's newest 10,000 index entries. The age: every store, one
- * probe of its part of the primary key each.
+ * probe of its part of the primary key each, then a delete per store with old rows.
  */
 export function requestLogPurge(db: Db, written: Set<string>, days: number, keep = KEEP_PER_STORE): PurgeJob {
   return {
@@ -30,7 +30,11 @@ export function requestLogPurge(db: Db, written: Set<string>, days: number, keep
         deleted += count;
         if (deleted >= size) return deleted;
       }
-      return deleted + (await deleteOlderThan(db, days, size - deleted));
+      for (const storeId of await storesWithOld(db, days)) {
+        if (deleted >= size) break;
+        deleted += await deleteOlderThan(db, storeId, days, size - deleted);
+      }
+      return deleted;
     },
   };
 }

@@ -125,19 +125,24 @@ export async function deleteBeyondNewest(db: Db, storeId: string, keep: number, 
   return Number(result.numAffectedRows ?? 0n);
 }
 
+/** The stores with requests older than `days` (one probe of each store's part of the primary key, no lock). */
+export async function storesWithOld(db: Db, days: number): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    SELECT s.id FROM stores s WHERE EXISTS (
+      SELECT 1 FROM request_log r WHERE r.store_id = s.id AND r.at < now() - make_interval(days => ${days}))`.execute(db);
+  return rows.map((row) => row.id);
+}
+
 /**
- * Deletes up to `batch` rows older than `days`, looking store by store (one range of the primary key each,
- * a probe for a store with nothing that old), so no index on the time alone is needed.
+ * Deletes up to `batch` of the store's rows older than `days` (one range of its part of the primary key, so
+ * no index on the time alone is needed): one store per statement (docs/scaling.md, §5).
  */
-export async function deleteOlderThan(db: Db, days: number, batch: number): Promise<number> {
+export async function deleteOlderThan(db: Db, storeId: string, days: number, batch: number): Promise<number> {
   const result = await sql`
-    DELETE FROM request_log WHERE (store_id, at, id) IN (
-      SELECT old.store_id, old.at, old.id FROM stores s CROSS JOIN LATERAL (
-        SELECT r.store_id, r.at, r.id FROM request_log r
-        WHERE r.store_id = s.id AND r.at < now() - make_interval(days => ${days})
-        ORDER BY r.at LIMIT ${batch}
-      ) old
-      LIMIT ${batch}
+    DELETE FROM request_log WHERE store_id = ${storeId} AND (at, id) IN (
+      SELECT r.at, r.id FROM request_log r
+      WHERE r.store_id = ${storeId} AND r.at < now() - make_interval(days => ${days})
+      ORDER BY r.at LIMIT ${batch}
     )`.execute(db);
   return Number(result.numAffectedRows ?? 0n);
 }
