@@ -19,7 +19,6 @@ import { request, seedStore } from './support/storefront-client.js';
  * rows would cost, and another store's GETs are answered meanwhile. The figures measured are printed.
  */
 
-const MB = 1024 * 1024;
 const EMPTY_ROWS = 3_000_000;
 // measured 2026-11-29 on the shared two-core machine: see docs/csv-import.md, "Hostile files"
 const MAX_GROWTH_MB = 150;
