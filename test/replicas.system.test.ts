@@ -27,6 +27,8 @@ if (unavailable) console.warn(`replicas.system.test.ts: skipped (${unavailable})
 
 const CLIENTS = Number(process.env.REPLICA_TEST_CLIENTS ?? 10);
 const PAIRS = Number(process.env.REPLICA_TEST_PAIRS ?? 12);
+// a pair whose read waits for the replica and then reads the primary takes ~0.3 s; the full size runs for minutes
+const RUN_MS = 120_000 + PAIRS * 1_500;
 
 interface Tally {
   pairs: number;
@@ -148,10 +150,14 @@ describe.skipIf(unavailable)('read replicas with read-your-writes', () => {
     await (during?.() ?? Promise.resolve());
     busy = false;
     await Promise.all(clients);
+    // the figures of a run (docs/scaling.md §4 quotes the full size's)
+    console.info(
+      `replicas: ${JSON.stringify({ ...tally, errors: tally.errors.length, reader: reader.token === token ? 'writer' : 'other', header: reader.header })}`,
+    );
     return tally;
   }
 
-  it('reads its own writes through either process: the remembered position, or the header', { timeout: 120_000 }, async () => {
+  it('reads its own writes through either process: the remembered position, or the header', { timeout: RUN_MS }, async () => {
     const remembered = await run({ token, header: false }, PAIRS);
     expect(remembered).toMatchObject({ pairs: CLIENTS * PAIRS, stale: 0, notFound: 0, errors: [] });
     const sent = await run({ token: otherKey, header: true }, Math.ceil(PAIRS / 2));
@@ -159,7 +165,7 @@ describe.skipIf(unavailable)('read replicas with read-your-writes', () => {
   });
 
   it('without the remembering and the header, reads on the replica are stale, and the standby stopping fails none', {
-    timeout: 120_000,
+    timeout: RUN_MS,
   }, async () => {
     const before = await replicaReads();
     const outage = async () => {
