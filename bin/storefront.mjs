@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50
+#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50 --liftoff-only
 // Runs the compiled CLI when `npm run build` has produced it from the sources as they are now (its stamp:
 // bin/build-stamp.mjs), else the TypeScript sources through tsx: a build older than the checkout never runs.
 // --max-semi-space-size=4 (MB; Node 20's default grows to 16): V8's young generation is the part of the
@@ -10,6 +10,10 @@
 // --heap-growing-percent=50: after a full collection V8 lets the old generation grow to 1.5× what survived,
 // instead of up to several times as much when the allocation rate is high (the server's peak RSS under load
 // came from that: 191–214 MB at 10k products, 116–127 MB with 20–50; docs/performance-history/notebook.md, "Round 3: memory").
+// --liftoff-only: the embedded engine's PostgreSQL (PGlite's WASM) is compiled by V8's baseline compiler
+// alone, never again by TurboFan as it warms up: an idle embedded server measured 238 → 187 MB resident (with
+// 16 MB of shared buffers; compiled build, restarted on a migrated data dir), at a cost in import throughput
+// measured in docs/decisions.md, "The embedded engine's memory". On PostgreSQL nothing runs as WASM.
 // V8 reads them only at start, so they are given here (and in `npm start`); `serve --workers` passes them on to
 // the workers. Flags given on the command line (`node --max-semi-space-size=16 bin/storefront.mjs serve`)
 // replace them.

@@ -39,6 +39,14 @@ describe.runIf(engine === 'pglite')('the embedded engine', () => {
     cleanup();
   });
 
+  it('runs on 16 MB of shared buffers: more would stay resident in its WASM heap (pglite-worker.ts)', async () => {
+    const { database, cleanup } = await openTestDatabase();
+    const { rows } = await sql<{ buffers: string }>`SELECT current_setting('shared_buffers') AS buffers`.execute(database.db);
+    expect(rows[0]?.buffers).toBe('16MB');
+    await database.close();
+    cleanup();
+  });
+
   it('keeps a committed write when the process is killed with SIGKILL', async () => {
     // The run's migrated template, so the child spends no time in initdb (tens of seconds on a busy machine).
     const dataDir = mkdtempSync(join(tmpdir(), 'storefront-kill-'));

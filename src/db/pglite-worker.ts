@@ -7,7 +7,11 @@ import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PgliteStatements } from './statements/pglite-statements.js';
 
-const SHARED_BUFFERS = '32MB';
+// 16 MB of shared buffers, not PGlite's 160 MB nor our former 32 MB: buffers once touched stay resident in the
+// WASM heap. An idle embedded server measured 295 → 238 MB at 16 MB (compiled build, restarted on a migrated
+// data dir; 187 MB with the launcher's --liftoff-only); the OS page cache still holds the data files
+// (docs/decisions.md, "The embedded engine's memory").
+const SHARED_BUFFERS = '16MB';
 // ANALYZE holds 300 × the statistics target rows, whole, in the WASM heap, which never gives memory back. A
 // products row is ~1.7 KB (images, options, custom fields, search text), a 2 KB allocation: at the default
 // target of 100 the 30,000-row sample of a catalog of 30,000+ products touched ~77 MB (the other tables'
@@ -37,8 +41,6 @@ async function main(): Promise<void> {
       dataDir: workerData.dataDir as string,
       // btree_gin: search indexes that lead with store_id (migrations/0006).
       extensions: { pg_trgm, btree_gin },
-      // PGlite's default 160 MB of shared buffers more than doubles the process's memory (~520 MB → ~210 MB
-      // resident at 32 MB); the OS page cache still holds the data files.
       startParams: [
         ...PGlite.defaultStartParams,
         ...['-c', `shared_buffers=${SHARED_BUFFERS}`, '-c', `default_statistics_target=${STATISTICS_TARGET}`],
