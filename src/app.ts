@@ -54,6 +54,7 @@ import { registerInventoryLevelRoutes, registerLocationRoutes } from './location
 import { createMediaStore, registerMediaRoutes } from './media/index.js';
 import { createMetrics, registerMetrics } from './metrics/index.js';
 import { registerOrderRoutes } from './orders/index.js';
+import { registerPriceListRoutes } from './price-lists/index.js';
 import { productRecordKind, registerProductRoutes } from './products/index.js';
 import { useCursorSecret } from './reads/index.js';
 import { type RequestLog, startRequestLog } from './request-log/index.js';
@@ -209,6 +210,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       await registerProductRoutes(api, ctx);
       await registerLocationRoutes(api, ctx);
       await registerInventoryLevelRoutes(api, ctx);
+      await registerPriceListRoutes(api, ctx);
       await registerCollectionRoutes(api, ctx);
       await registerCustomerRoutes(api, ctx);
       await registerAddressRoutes(api, ctx);

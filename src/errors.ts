@@ -109,6 +109,7 @@ export const UNIQUE_FIELDS: Readonly<Record<string, string>> = {
   locations_code_key: 'code',
   // Only reachable if the store's location lock were bypassed (the old default is cleared first).
   locations_default_key: 'isDefault',
+  price_lists_name_key: 'name',
 };
 
 /** Unique values whose duplicate CONTRACT §13 answers with 409 rather than §3's 400: a location's name and code. */

@@ -37,6 +37,11 @@ export interface CliCommand {
 }
 
 const STORE: CliOption = { type: 'string', value: 'SLUG', description: 'the store, by slug', required: true };
+const CURRENCY: CliOption = {
+  type: 'string',
+  value: 'CODE',
+  description: "the currency of the store's base prices, an ISO 4217 code (default USD)",
+};
 const data = () => import('./data-commands.js');
 const overHttp = () => import('./http-commands.js');
 const HTTP_ENV = ['STOREFRONT_URL (the server, e.g. http://127.0.0.1:3000)', 'STOREFRONT_API_KEY (an API key of the store)'];
@@ -66,8 +71,20 @@ export const COMMANDS: CliCommand[] = [
       name: { type: 'string', value: 'NAME', description: 'display name', required: true },
       'admin-email': { type: 'string', value: 'EMAIL', description: "the first admin's email", required: true },
       'admin-password': { type: 'string', value: 'PASSWORD', description: "the first admin's password (8-256 characters)", required: true },
+      currency: CURRENCY,
     },
     run: async (values) => (await data()).createStoreWithAdmin(values),
+  },
+  {
+    name: 'stores update',
+    summary: "change a store's name or currency",
+    options: {
+      slug: { type: 'string', value: 'SLUG', description: 'the store', required: true },
+      name: { type: 'string', value: 'NAME', description: 'a new display name' },
+      currency: { ...CURRENCY, description: "the currency of the store's base prices (ISO 4217: EUR, JPY, …)" },
+    },
+    notes: 'A new currency relabels the base prices as they are (no conversion); price lists keep theirs.',
+    run: async (values) => (await data()).updateStoreSettings(values),
   },
   { name: 'stores list', summary: 'list every store (JSON array)', options: {}, run: async () => (await data()).listAllStores() },
   {

@@ -7,7 +7,7 @@ import { AppError, fromDatabaseError } from '../errors.js';
 import { createMediaStore, mediaBackendOf, migrateMediaDir } from '../media/index.js';
 import { rebuildProductDocuments } from '../products/index.js';
 import { ALL_SCOPES } from '../shared/index.js';
-import { createAdmin, createStore, listAdmins, listStores, requireStore } from '../stores/index.js';
+import { createAdmin, createStore, listAdmins, listStores, requireStore, updateStore } from '../stores/index.js';
 import { CliError } from './cli-error.js';
 import type { OptionValues } from './command-table.js';
 
@@ -24,6 +24,7 @@ async function withDatabase<T>(work: (database: Database, config: Config) => Pro
 }
 
 const text = (values: OptionValues, name: string) => String(values[name] ?? '');
+const optionalText = (values: OptionValues, name: string) => (values[name] === undefined ? undefined : String(values[name]));
 
 /** A unique violation said in the user's words; anything else passes through. */
 async function unique<T>(work: Promise<T>, field: string, message: string): Promise<T> {
@@ -45,7 +46,8 @@ export function createStoreWithAdmin(values: OptionValues) {
   return withDatabase((database) =>
     unique(
       withTx(database.db, async (trx) => {
-        const store = await createStore(trx, { slug, name: text(values, 'name') });
+        const currency = optionalText(values, 'currency');
+        const store = await createStore(trx, { slug, name: text(values, 'name'), currency });
         const admin = await createAdmin(trx, store.id, { email: text(values, 'admin-email'), password: text(values, 'admin-password') });
         return { store, admin };
       }),
@@ -53,6 +55,11 @@ export function createStoreWithAdmin(values: OptionValues) {
       `a store with slug '${slug}' already exists`,
     ),
   );
+}
+
+export function updateStoreSettings(values: OptionValues) {
+  const changes = { name: optionalText(values, 'name'), currency: optionalText(values, 'currency') };
+  return withDatabase(async ({ db }) => ({ store: await updateStore(db, text(values, 'slug'), changes) }));
 }
 
 export function listAllStores() {

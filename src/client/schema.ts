@@ -243,7 +243,7 @@ export interface paths {
          * Create a product (variants generated from options)
          * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
          *
-         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`averageRating`, `createdAt`, `id`, `totalReviews`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`averageRating`, `createdAt`, `id`, `totalReviews`, `updatedAt`, `resolvedPrice`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         post: operations["createProduct"];
         delete?: never;
@@ -260,7 +260,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Get a product
+         * Get a product (with currency or customerId: each variant’s resolvedPrice)
          * @description Scope `products:read`: an API key needs it (403 without); an access token has every scope.
          *
          *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
@@ -281,7 +281,7 @@ export interface paths {
          * Update a product (options resync variants)
          * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
          *
-         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`averageRating`, `createdAt`, `id`, `totalReviews`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`averageRating`, `createdAt`, `id`, `totalReviews`, `updatedAt`, `resolvedPrice`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         patch: operations["updateProduct"];
         trace?: never;
@@ -333,7 +333,7 @@ export interface paths {
          * Update a variant
          * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
          *
-         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`attributes`, `createdAt`, `id`, `productId`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`attributes`, `createdAt`, `id`, `productId`, `updatedAt`, `resolvedPrice`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
          */
         patch: operations["updateProductVariant"];
         trace?: never;
@@ -484,6 +484,140 @@ export interface paths {
          *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
          */
         post: operations["adjustInventoryLevel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/price-lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List price lists
+         * @description Scope `products:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
+         */
+        get: operations["listPriceLists"];
+        put?: never;
+        /**
+         * Create a price list (at most 1,000 per store)
+         * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`id`, `createdAt`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
+         */
+        post: operations["createPriceList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/price-lists/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a price list
+         * @description Scope `products:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
+         */
+        get: operations["getPriceList"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a price list and its fixed prices
+         * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
+         */
+        delete: operations["deletePriceList"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a price list
+         * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`. The read-only properties of the record it answers with (`id`, `createdAt`, `updatedAt`, and their nested read-only properties) are accepted and ignored, so a record read with GET can be sent back as it is.
+         */
+        patch: operations["updatePriceList"];
+        trace?: never;
+    };
+    "/price-lists/{id}/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a price list's fixed prices (cursor paging as every list)
+         * @description Scope `products:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
+         */
+        get: operations["listPriceListPrices"];
+        /**
+         * Set fixed prices (1 to 1,000 items, upsert; all apply or none does)
+         * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
+         */
+        put: operations["replacePriceListPrice"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/price-lists/{id}/prices/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove fixed prices (1 to 1,000 items; the items then resolve as if the list had none)
+         * @description Scope `products:write`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a body property (at any depth) or query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
+         */
+        post: operations["deletePriceListPrice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Resolve prices: every variant and simple product of up to 250 products, for a currency, a customer and a time
+         * @description Scope `products:read`: an API key needs it (403 without); an access token has every scope.
+         *
+         *     Unknown input is refused: a query parameter this operation does not take is a 400 VALIDATION_ERROR naming it, unless the request sends `Prefer: handling=lenient`.
+         */
+        get: operations["listPrices"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1792,6 +1926,8 @@ export interface components {
             /** @description always "user" for a customer created through the API; read-only */
             role: string;
             customFields: components["schemas"]["CustomFields"];
+            /** @description free labels, unique case-insensitively, as products have them; price lists select buyers by them; [] when none */
+            tags: string[];
             /**
              * Format: date-time
              * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
@@ -1843,6 +1979,8 @@ export interface components {
             /** @description phone number, at most 64 characters */
             phoneNumber?: string | null;
             customFields?: components["schemas"]["CustomFieldsInput"];
+            /** @description trimmed, empty ones dropped, unique case-insensitively (the first spelling kept), at most 250 */
+            tags?: string[];
             address?: components["schemas"]["AddressInput"];
             /**
              * Format: date-time
@@ -1880,8 +2018,19 @@ export interface components {
             /** @description phone number, at most 64 characters */
             phoneNumber?: string | null;
             customFields?: components["schemas"]["CustomFieldsInput"];
+            /** @description trimmed, empty ones dropped, unique case-insensitively (the first spelling kept), at most 250 */
+            tags?: string[];
             /** @description a new password, 8 to 256 characters; stored hashed, never answered */
             password?: string;
+        };
+        DeletePriceListPrices: {
+            /** @description 1 to 1000 items; each item loses its fixed price in the list (one without is left as it is) */
+            items: {
+                /** @description the product (24 hexadecimal characters) */
+                productId: string;
+                /** @description the variant (24 hexadecimal characters); leave out for a simple product */
+                variantId?: string;
+            }[];
         };
         /** @description the record that was deleted */
         Deleted: {
@@ -1950,7 +2099,7 @@ export interface components {
              * @description what happened, as "product.updated" (resource.created, .updated or .deleted)
              * @enum {string}
              */
-            type: "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted" | "inventory.updated";
+            type: "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted" | "priceList.created" | "priceList.updated" | "priceList.deleted" | "inventory.updated";
             /**
              * Format: date-time
              * @description when the change was committed
@@ -2529,6 +2678,161 @@ export interface components {
             /** @description pass as cursor (same path, sort, filters, limit) for the next page; null on the last page */
             nextCursor: string | null;
         };
+        /** @description the price of an item without a fixed price in the list: its base price moved by this percentage, rounded half-up to the currency's minor unit; only in the store's currency */
+        PriceAdjustment: {
+            /**
+             * @description down (a discount) or up (a markup) from the base price
+             * @enum {string}
+             */
+            type: "percentageDecrease" | "percentageIncrease";
+            /** @description the percentage, 0 to 100 (decimals allowed, as 12.5) */
+            value: number;
+        };
+        /** @description the price of an item without a fixed price in the list: its base price moved by this percentage, rounded half-up to the currency's minor unit; only in the store's currency */
+        PriceAdjustmentInput: {
+            /**
+             * @description down (a discount) or up (a markup) from the base price
+             * @enum {string}
+             */
+            type: "percentageDecrease" | "percentageIncrease";
+            /** @description the percentage, 0 to 100 (decimals allowed, as 12.5) */
+            value: number;
+        };
+        /** @description prices in a currency for some buyers and a time: fixed per item, else adjusted from the base price */
+        PriceList: {
+            /** @description the record's identifier (24 hexadecimal characters), assigned by the server; read-only */
+            id: string;
+            /** @description unique in the store, case-insensitively, as "Wholesale EUR" */
+            name: string;
+            /** @description an ISO 4217 currency code in uppercase, as EUR, JPY or KWD */
+            currency: string;
+            /**
+             * @description active: it applies (within startsAt/endsAt); draft: it does not
+             * @enum {string}
+             */
+            status: "active" | "draft";
+            /**
+             * Format: date-time
+             * @description from when it applies; null: always did
+             */
+            startsAt: string | null;
+            /**
+             * Format: date-time
+             * @description until when it applies (not at that instant); null: no end
+             */
+            endsAt: string | null;
+            /** @description the customers it applies to: those having one of these tags (case-insensitively); []: every buyer */
+            customerTags: string[];
+            adjustment: components["schemas"]["PriceAdjustment"] | null;
+            /**
+             * Format: date-time
+             * @description when the record was created (ISO 8601, UTC, milliseconds); read-only
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description when the record last changed (ISO 8601, UTC, milliseconds); read-only
+             */
+            updatedAt: string;
+        };
+        PriceListCreate: {
+            /** @description unique in the store, case-insensitively, 1 to 255 characters */
+            name: string;
+            /** @description an ISO 4217 code, as EUR */
+            currency: string;
+            /**
+             * @description active (default) or draft
+             * @enum {string}
+             */
+            status?: "active" | "draft";
+            /**
+             * Format: date-time
+             * @description from when it applies (ISO 8601); null: no start
+             */
+            startsAt?: string | null;
+            /**
+             * Format: date-time
+             * @description until when it applies, after startsAt (ISO 8601); null: no end
+             */
+            endsAt?: string | null;
+            /** @description customers having one of these tags (case-insensitively); [] (default): every buyer */
+            customerTags?: string[];
+            adjustment?: components["schemas"]["PriceAdjustmentInput"] | null;
+        };
+        PriceListList: {
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
+            success: true;
+            /** @description this page's records, in the order asked for */
+            data: components["schemas"]["PriceList"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description an item's fixed price in a price list */
+        PriceListPrice: {
+            /** @description the product */
+            productId: string;
+            /** @description the variant; null: the price of a simple product (one without options) */
+            variantId: string | null;
+            /** @description the fixed price, in the list's currency */
+            price: number;
+            /** @description the compare-at price (at least price); null: none */
+            comparePrice: number | null;
+            /**
+             * Format: date-time
+             * @description when the record last changed (ISO 8601, UTC, milliseconds); read-only
+             */
+            updatedAt: string;
+        };
+        PriceListPriceArray: {
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
+            success: true;
+            /** @description the items as they now are, in the order given */
+            data: components["schemas"]["PriceListPrice"][];
+        };
+        PriceListPriceList: {
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
+            success: true;
+            /** @description this page's records, in the order asked for */
+            data: components["schemas"]["PriceListPrice"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        PriceListResponse: {
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
+            success: true;
+            data: components["schemas"]["PriceList"];
+        };
+        PriceListUpdate: {
+            /** @description unique in the store, case-insensitively, 1 to 255 characters */
+            name?: string;
+            /** @description an ISO 4217 code; its fixed prices must have no more decimals than it has */
+            currency?: string;
+            /** @enum {string} */
+            status?: "active" | "draft";
+            /**
+             * Format: date-time
+             * @description from when it applies (ISO 8601); null: no start
+             */
+            startsAt?: string | null;
+            /**
+             * Format: date-time
+             * @description until when it applies, after startsAt (ISO 8601); null: no end
+             */
+            endsAt?: string | null;
+            /** @description customers having one of these tags (case-insensitively); [] (default): every buyer */
+            customerTags?: string[];
+            adjustment?: components["schemas"]["PriceAdjustmentInput"] | null;
+        };
         /**
          * @description a product of the catalog, with its options and variants
          * @example {
@@ -2732,6 +3036,7 @@ export interface components {
             vendor: string | null;
             /** @description a simple product's own weight in grams */
             weightGrams: number | null;
+            resolvedPrice?: components["schemas"]["ResolvedPrice"];
         };
         /**
          * @example {
@@ -3002,6 +3307,19 @@ export interface components {
             image?: string | null;
             customFields?: components["schemas"]["CustomFieldsInput"];
         };
+        PutPriceListPrices: {
+            /** @description 1 to 1000 items; each sets the item’s fixed price (replacing the one it had); all apply or none does */
+            items: {
+                /** @description the product (24 hexadecimal characters) */
+                productId: string;
+                /** @description the variant (24 hexadecimal characters); leave out for a simple product */
+                variantId?: string;
+                /** @description the fixed price in the list's currency, 0 or more, with at most its minor unit's decimals (JPY 0, USD 2, KWD 3) */
+                price: number;
+                /** @description the compare-at price, at least price; left out or null: none in the list's currency, 0 or more, with at most its minor unit's decimals (JPY 0, USD 2, KWD 3) */
+                comparePrice?: number | null;
+            }[];
+        };
         /** @description the refund of the order, if any */
         Refund: {
             /** @description refund state, free text, as "Approved" (at most 255 characters); null: none */
@@ -3015,6 +3333,55 @@ export interface components {
             status?: string | null;
             /** @description the merchant's note (at most 10,000 characters); null: none */
             adminRemark?: string | null;
+        };
+        /** @description an item whose fixed price the list no longer has */
+        RemovedPriceListPrice: {
+            /** @description the product */
+            productId: string;
+            /** @description the variant; null: a simple product */
+            variantId: string | null;
+            /** @description null: the item has no fixed price in the list now */
+            price: null;
+            comparePrice: null;
+            updatedAt: null;
+        };
+        RemovedPriceListPriceArray: {
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
+            success: true;
+            /** @description the items, in the order given */
+            data: components["schemas"]["RemovedPriceListPrice"][];
+        };
+        /** @description the price of one item for one buyer, in one currency, at one time (docs/price-lists.md); on a product or variant only when GET /products/{id} is given currency or customerId */
+        ResolvedPrice: {
+            /** @description the product */
+            productId: string;
+            /** @description the variant; null: a simple product (one without options) */
+            variantId: string | null;
+            /** @description an ISO 4217 currency code in uppercase, as EUR, JPY or KWD */
+            currency: string;
+            /** @description the price the buyer pays, in currency; null: unavailable in it */
+            price: number | null;
+            /** @description the compare-at price that goes with it; null: none */
+            comparePrice: number | null;
+            /** @description the price list it comes from; null: the base price, or none */
+            priceListId: string | null;
+            /**
+             * @description fixed: a list's fixed price; adjustment: the base price adjusted by a list; base: the product's own price (store currency); unavailable: no price in this currency
+             * @enum {string}
+             */
+            basis: "fixed" | "adjustment" | "base" | "unavailable";
+        };
+        ResolvedPriceArray: {
+            /**
+             * @description always true on a success
+             * @enum {boolean}
+             */
+            success: true;
+            /** @description every variant and simple product of the products, in the order of productIds and the variants' order */
+            data: components["schemas"]["ResolvedPrice"][];
         };
         /** @description how the product may be returned or exchanged */
         ReturnConfig: {
@@ -3128,6 +3495,7 @@ export interface components {
             updatedAt: string;
             /** @description shipping weight in grams (fractions allowed); null: none */
             weightGrams: number | null;
+            resolvedPrice?: components["schemas"]["ResolvedPrice"];
         };
         /** @description the fields of one variant, which its attributes name */
         VariantEntry: {
@@ -3196,7 +3564,7 @@ export interface components {
             /** @description http(s); not a loopback, private or link-local address */
             url: string;
             /** @description event types to receive, or ["*"] for all */
-            events: ("*" | "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted" | "inventory.updated")[];
+            events: ("*" | "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted" | "priceList.created" | "priceList.updated" | "priceList.deleted" | "inventory.updated")[];
             /** @description a note on what the webhook is for, at most 1,000 characters */
             description?: string | null;
         };
@@ -3400,7 +3768,7 @@ export interface components {
             /** @description http(s); not a loopback, private or link-local address */
             url?: string;
             /** @description event types to receive, or ["*"] for all */
-            events?: ("*" | "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted" | "inventory.updated")[];
+            events?: ("*" | "product.created" | "product.updated" | "product.deleted" | "collection.created" | "collection.updated" | "collection.deleted" | "attribute.created" | "attribute.updated" | "attribute.deleted" | "attributeSet.created" | "attributeSet.updated" | "attributeSet.deleted" | "customer.created" | "customer.updated" | "customer.deleted" | "address.created" | "address.updated" | "address.deleted" | "order.created" | "order.updated" | "order.deleted" | "priceList.created" | "priceList.updated" | "priceList.deleted" | "inventory.updated")[];
             /** @description a note on what the webhook is for, at most 1,000 characters */
             description?: string | null;
             /** @description false pauses deliveries; true resumes them (and re-enables a webhook the service disabled) */
@@ -4742,7 +5110,12 @@ export interface operations {
     };
     getProduct: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the currency to price in (default: the store's) */
+                currency?: string;
+                /** @description the buyer: lists with customerTags apply when they have one of them */
+                customerId?: string;
+            };
             header?: {
                 /** @description ETag(s) of the version you have: 304 without a body if it is still current */
                 "if-none-match"?: string;
@@ -5527,6 +5900,477 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPriceLists: {
+        parameters: {
+            query?: {
+                /** @description default 1; not together with cursor */
+                page?: number;
+                /** @description records per page, 1 to 250 (default 25) */
+                limit?: number;
+                /** @description case-insensitive substring of the list's searchable fields (`%` and `_` are literal); at most 200 characters */
+                search?: string;
+                /** @description the order: a field ascending, with `-` before it descending (default -createdAt) */
+                sort?: "createdAt" | "-createdAt" | "name" | "-name" | "updatedAt" | "-updatedAt";
+                /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
+                updatedSince?: string;
+                /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
+                cursor?: string;
+                /** @description only lists in this currency */
+                currency?: string;
+                /** @description only lists with this status */
+                status?: "active" | "draft";
+            };
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list, with its pagination */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceListList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPriceList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PriceListCreate"];
+            };
+        };
+        responses: {
+            /** @description Created: the new record */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPriceList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag(s) of the version you have: 304 without a body if it is still current */
+                "if-none-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceListResponse"];
+                };
+            };
+            /** @description Not Modified: the version named in If-None-Match is current (no body) */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePriceList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: the id of the removed record */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePriceList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /** @description the ETag of the version you read: the write happens only if it is still current, else 412 */
+                "if-match"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PriceListUpdate"];
+            };
+        };
+        responses: {
+            /** @description Done: the record as it is now */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPriceListPrices: {
+        parameters: {
+            query?: {
+                /** @description default 1; not together with cursor */
+                page?: number;
+                /** @description records per page, 1 to 250 (default 25) */
+                limit?: number;
+                /** @description case-insensitive substring of the list's searchable fields (`%` and `_` are literal); at most 200 characters */
+                search?: string;
+                /** @description the order: a field ascending, with `-` before it descending (default -createdAt) */
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                /** @description only records whose updatedAt is at or after this instant (e.g. 2026-11-22T10:11:44.123Z) */
+                updatedSince?: string;
+                /** @description pagination.nextCursor of the previous page: the next page by keyset, with the same path, sort, filters and limit */
+                cursor?: string;
+                /** @description only this product's prices */
+                productId?: string;
+            };
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list, with its pagination */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceListPriceList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replacePriceListPrice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutPriceListPrices"];
+            };
+        };
+        responses: {
+            /** @description Done: the record as it is now */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PriceListPriceArray"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deletePriceListPrice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */
+                "idempotency-key"?: string;
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path: {
+                /** @description the record's identifier (24 hexadecimal characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeletePriceListPrices"];
+            };
+        };
+        responses: {
+            /** @description Done: the record as it is now */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemovedPriceListPriceArray"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPrices: {
+        parameters: {
+            query: {
+                /** @description product ids, comma-separated, 1 to 250 */
+                productIds: string;
+                /** @description the currency to price in (default: the store's) */
+                currency?: string;
+                /** @description the buyer: lists with customerTags apply when they have one of them */
+                customerId?: string;
+                /** @description the instant to price at (default: now) */
+                at?: string;
+            };
+            header?: {
+                /**
+                 * @description `handling=lenient` (RFC 7240): unknown body properties and query parameters are ignored instead of refused; `handling=strict` is the default, said out loud. Either is confirmed by `Preference-Applied`.
+                 * @example handling=lenient
+                 */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Preference-Applied": components["headers"]["Preference-Applied"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResolvedPriceArray"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

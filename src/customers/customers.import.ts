@@ -31,6 +31,7 @@ const profileOf = (input: UpdateCustomerInput): UpdateCustomerInput =>
     lastName: input.lastName,
     businessName: input.businessName,
     phoneNumber: input.phoneNumber,
+    tags: input.tags,
   });
 
 /**

@@ -15,6 +15,7 @@ import {
   Password,
   PastTimestamp,
   RecordId,
+  TagsInput,
   Text,
   UpdatedAt,
 } from '../shared/index.js';
@@ -31,6 +32,9 @@ export const Customer = Type.Object(
     phoneNumber: Nullable(Type.String({ description: 'phone number, as given; null: none' })),
     role: Type.String({ description: 'always "user" for a customer created through the API; read-only' }),
     customFields: CustomFieldsSchema,
+    tags: Type.Array(Type.String(), {
+      description: 'free labels, unique case-insensitively, as products have them; price lists select buyers by them; [] when none',
+    }),
     createdAt: CreatedAt,
     updatedAt: UpdatedAt,
   },
@@ -46,6 +50,7 @@ const profileFields = {
   businessName: Type.Optional(Nullable(Described(Text(255), 'company name, at most 255 characters'))),
   phoneNumber: Type.Optional(Nullable(Described(Text(64), 'phone number, at most 64 characters'))),
   customFields: CustomFieldsInput,
+  tags: Type.Optional(TagsInput),
 };
 
 export const CreateCustomerBody = Body({

@@ -13,6 +13,7 @@ import {
   lockedCurrent,
   newCustomFields,
   newId,
+  normalizeTags,
   pastTimestampDetails,
   suppliedColumns,
 } from '../shared/index.js';
@@ -40,12 +41,13 @@ export function createCustomer(
   passwordHash: string | null,
 ): Promise<Customer> {
   const customFields = newCustomFields(input.customFields);
-  const details = [...pastTimestampDetails(input.createdAt, 'createdAt'), ...customFieldsDetails(customFields)];
+  const tags = normalizeTags(input.tags);
+  const details = [...pastTimestampDetails(input.createdAt, 'createdAt'), ...customFieldsDetails(customFields), ...tags.details];
   if (details.length) throw validationError(details);
   const { createdAt, updatedAt } = creationTimes(input.createdAt);
   return withTx(db, async (trx) => {
     const row = await insertCustomer(trx, {
-      ...toProfileColumns(input),
+      ...toProfileColumns({ ...input, tags: tags.tags }),
       store_id: storeId,
       id: newId(),
       user_name: input.userName.trim(),
@@ -99,11 +101,13 @@ export async function updateCustomer(
   input: UpdateCustomerInput,
   passwordHash?: string,
 ): Promise<Customer> {
+  const tags = normalizeTags(input.tags);
+  if (tags.details.length) throw validationError(tags.details);
   const update = async (trx: Tx) => {
     const customFields = input.customFields && (await lockAndMergeCustomFields(trx, 'customers', storeId, id, input.customFields));
     if (input.customFields && customFields === undefined) return undefined;
     const changes = suppliedColumns({ custom_fields: customFields, password_hash: passwordHash });
-    return updateCustomerRow(trx, storeId, id, { ...toProfileColumns(input), ...changes, updated_at: new Date() });
+    return updateCustomerRow(trx, storeId, id, { ...toProfileColumns({ ...input, tags: tags.tags }), ...changes, updated_at: new Date() });
   };
   return toCustomerOutput(found(isId(id) && (await withTx(db, update)), 'Customer'));
 }

@@ -15,6 +15,7 @@ export const COLUMNS = [
   'phone_number',
   'role',
   'custom_fields',
+  'tags',
   'created_at',
   'updated_at',
 ] as const;
@@ -38,14 +39,19 @@ export function toCustomerOutput(row: CustomerRow): Customer {
     phoneNumber: row.phone_number,
     role: row.role,
     customFields: customFieldsOutput(row.custom_fields),
+    tags: row.tags,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };
 }
 
-/** The supplied profile fields as column values; absent ones are left out so PATCH keeps them (customFields: the service's). */
+/**
+ * The supplied profile fields as column values; absent ones are left out so PATCH keeps them (customFields:
+ * the service's; tags: as the service normalized them).
+ */
 export function toProfileColumns(input: Omit<UpdateCustomerInput, 'customFields' | 'password'>): Updateable<DB['customers']> {
   return suppliedColumns({
+    tags: input.tags,
     email: input.email,
     first_name: input.firstName,
     last_name: input.lastName,

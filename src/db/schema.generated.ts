@@ -158,6 +158,7 @@ export interface Customers {
   phone_number: string | null;
   role: Generated<string>;
   store_id: string;
+  tags: Generated<string[]>;
   updated_at: Timestamp;
   user_name: string;
 }
@@ -301,6 +302,33 @@ export interface Orders {
   user_id: string | null;
 }
 
+export interface PriceListPrices {
+  compare_price: Numeric | null;
+  created_at: Timestamp;
+  item_id: string;
+  price: Numeric;
+  price_list_id: string;
+  product_id: string;
+  store_id: string;
+  updated_at: Timestamp;
+  variant_id: string | null;
+}
+
+export interface PriceLists {
+  adjustment_type: string | null;
+  adjustment_value: Numeric | null;
+  created_at: Timestamp;
+  currency: string;
+  customer_tags: Generated<string[]>;
+  ends_at: Timestamp | null;
+  id: string;
+  name: string;
+  starts_at: Timestamp | null;
+  status: Generated<string>;
+  store_id: string;
+  updated_at: Timestamp;
+}
+
 export interface ProductCollections {
   collection_id: string;
   collection_position: number;
@@ -369,6 +397,7 @@ export interface RequestLog {
 
 export interface Stores {
   created_at: Generated<Timestamp>;
+  currency: Generated<string>;
   id: string;
   name: string;
   slug: string;
@@ -491,6 +520,8 @@ export interface DB {
   list_counts: ListCounts;
   locations: Locations;
   orders: Orders;
+  price_list_prices: PriceListPrices;
+  price_lists: PriceLists;
   product_collections: ProductCollections;
   product_documents: ProductDocuments;
   products: Products;

@@ -4,7 +4,8 @@ import { ErrorEnvelope } from '../shared/index.js';
 import type { App, AppContext } from './context.js';
 import { answerNotModified, carriesOneRecord, setEtag } from './etag.js';
 
-const WRITE_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
+// PUT: a price list's fixed prices (CONTRACT §14), the API's one PUT, takes an Idempotency-Key as every write.
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function isKeyedWrite(route: RouteOptions): boolean {
   const methods = Array.isArray(route.method) ? route.method : [route.method];

@@ -1,29 +1,12 @@
 import type { ErrorDetail } from '../errors.js';
 import { webUrlProblem } from '../shared/index.js';
-import { MAX_TAGS } from './products.schema.js';
 
 /**
  * The catalog fields a migration carries (docs/products.md, "Catalog fields"): tags, a simple product's own
- * SKU, barcode and weight, a variant's image. Pure checks; the product's write stores what they return.
+ * SKU, barcode and weight, a variant's image (tags: `normalizeTags` of src/shared, customers' rule too). Pure checks; the product's write stores what they return.
  */
 
 const detail = (field: string, message: string): ErrorDetail => ({ field, in: 'body', message });
-
-/** Tags trimmed, empty ones dropped, unique case-insensitively (the first spelling kept), at most MAX_TAGS. */
-export function normalizeTags(given: string[] | undefined): { tags?: string[]; details: ErrorDetail[] } {
-  if (given === undefined) return { details: [] };
-  const seen = new Set<string>();
-  const tags: string[] = [];
-  for (const raw of given) {
-    const tag = raw.trim();
-    const key = tag.toLowerCase();
-    if (tag === '' || seen.has(key)) continue;
-    seen.add(key);
-    tags.push(tag);
-  }
-  if (tags.length > MAX_TAGS) return { details: [detail('tags', `at most ${MAX_TAGS} distinct tags`)] };
-  return { tags, details: [] };
-}
 
 /** A simple product's own fields, as a write would leave them (the stored value where the write names none). */
 export interface OwnFields {

@@ -11,10 +11,11 @@ import {
   mergeCustomFields,
   missingReferences,
   newCustomFields,
+  normalizeTags,
   suppliedColumns,
   suppliedSlug,
 } from '../shared/index.js';
-import { normalizeTags, ownFieldDetails, trimmedOrNull } from './catalog-fields.js';
+import { ownFieldDetails, trimmedOrNull } from './catalog-fields.js';
 import { normalizeOptions, type ProductOption } from './options.js';
 import type { ReturnConfig, UpdateProductInput, VariantEntryInput } from './products.schema.js';
 import { DEFAULT_RETURN_CONFIG } from './products.sql.js';

@@ -3,8 +3,10 @@ import { forbidden } from '../errors.js';
 import type { RecordKindFeed } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendStoredList, sendStoredRecord, sendWrite } from '../http/index.js';
+import { PriceContextQuery } from '../price-lists/index.js';
 import type { EventType } from '../shared/index.js';
 import { DeletedEnvelope, hasScope, IdParams, ok, okList } from '../shared/index.js';
+import { getPricedProduct } from './priced.js';
 import { storedProduct } from './product-documents.sql.js';
 import { currentProduct, currentVariant } from './products.current.js';
 import { writeProductDocuments } from './products.documents.js';
@@ -69,10 +71,22 @@ function registerItemRoutes(app: App, ctx: AppContext): void {
   const { db } = ctx;
   app.get(
     '/products/:id',
-    { config: read, schema: { tags, summary: 'Get a product', params: IdParams, response: { 200: ProductEnvelope } } },
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Get a product (with currency or customerId: each variant’s resolvedPrice)',
+        params: IdParams,
+        querystring: PriceContextQuery,
+        response: { 200: ProductEnvelope },
+      },
+    },
     // The stored document while it is the product's current one (every write through the API leaves it so),
     // else the product built from its rows.
     async (request, reply) => {
+      if (request.query.currency !== undefined || request.query.customerId !== undefined) {
+        return ok(await getPricedProduct(db, request.auth.storeId, request.params.id, request.query));
+      }
       const stored = await storedProduct(db, request.auth.storeId, request.params.id);
       return stored ? sendStoredRecord(reply, stored) : ok(await getProduct(db, request.auth.storeId, request.params.id));
     },

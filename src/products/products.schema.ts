@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { ResolvedPrice } from '../price-lists/index.js';
 import { ListQuery } from '../reads/index.js';
 import {
   Alias,
@@ -9,6 +10,7 @@ import {
   Described,
   Envelope,
   ListEnvelope,
+  MAX_TAGS,
   Money,
   Name,
   Nullable,
@@ -28,7 +30,8 @@ const Reference = Type.String({ maxLength: 64 });
 const ShortText = Type.String({ maxLength: 255 });
 /** Grams, as a number (fractions allowed: a weight in kilograms or ounces converts to one). */
 const Grams = Type.Number({ minimum: 0, maximum: 1e9 });
-export const MAX_TAGS = 250;
+
+export { MAX_TAGS };
 
 // Product outputs list their fields in sorted order: the order their stored documents (canonical JSON) have,
 // so every answer about a record has the same key order (src/products/products.sql.ts).
@@ -53,6 +56,12 @@ export const ProductOption = Type.Object(
   { title: 'ProductOption', description: 'an option the product comes in; its values combine into the variants' },
 );
 
+/**
+ * `resolvedPrice` (CONTRACT §14) is there only on GET /products/{id} with `currency` or `customerId`: on each
+ * variant, or on a simple product itself. A titled schema is one OpenAPI component, so it keeps its own words.
+ */
+const PricedHere = ResolvedPrice;
+
 export const Variant = Type.Object(
   {
     attributes: Type.Record(Type.String(), Type.String(), { description: 'option name -> value' }),
@@ -73,6 +82,7 @@ export const Variant = Type.Object(
     }),
     updatedAt: UpdatedAt,
     weightGrams: Nullable(Type.Number({ description: 'shipping weight in grams (fractions allowed); null: none' })),
+    resolvedPrice: Type.Optional(PricedHere),
   },
   { title: 'Variant', description: 'one combination of option values of a product (M / Black), with its own price and stock' },
 );
@@ -122,6 +132,7 @@ export const Product = Type.Object(
     variants: Type.Array(Variant, { description: 'the variants the options generate, in their order; [] for a simple product' }),
     vendor: Nullable(Type.String({ description: 'the maker or brand (at most 255 characters); null: none' })),
     weightGrams: Nullable(Type.Number({ description: "a simple product's own weight in grams" })),
+    resolvedPrice: Type.Optional(PricedHere),
   },
   { title: 'Product', description: 'a product of the catalog, with its options and variants' },
 );

@@ -14,6 +14,8 @@ const READ_SCOPE_OF_KIND: Readonly<Record<string, string>> = {
   address: 'customers:read',
   order: 'orders:read',
   inventory: 'products:read',
+  // price lists (CONTRACT §14) are read and written with the products' scopes
+  priceList: 'products:read',
 };
 
 /** Every read scope some event type needs: what `*` (all types) needs. */

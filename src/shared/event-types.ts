@@ -3,7 +3,7 @@
  * here, beside the scopes that read them (event-scopes.ts), so that a write's contract (after-work.ts), the
  * HTTP plumbing and the import lines can name an event without importing the feed.
  */
-export const RECORD_KINDS = ['product', 'collection', 'attribute', 'attributeSet', 'customer', 'address', 'order'] as const;
+export const RECORD_KINDS = ['product', 'collection', 'attribute', 'attributeSet', 'customer', 'address', 'order', 'priceList'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 const CHANGES = ['created', 'updated', 'deleted'] as const;
 /**

@@ -65,6 +65,16 @@ export { type Handling, type JsonSchema, shapeDetails } from './input-shape.js';
 export { forbiddenKeyMessageOf, forbiddenKeyProblem, MAX_TEXT_DETAILS, textDetails } from './input-text.js';
 export { jsonNestsDeeperThan, MAX_JSON_DEPTH, tooDeep } from './json-depth.js';
 export { type ByteRange, MEDIA_EXTENSIONS, type MediaFile, type MediaObject, type MediaStore, type MediaType } from './media-store.js';
+export {
+  adjustedAmount,
+  amountDetail,
+  compareAmounts,
+  currencyDetail,
+  decimalOf,
+  isCurrencyCode,
+  minorUnits,
+  type PercentAdjustment,
+} from './money.js';
 export { dummyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 export { PLACE_FIELDS } from './place.schema.js';
 export { deleteStoreByStore, type PurgeJob, purgeOnce, startPurgeLoop } from './purge-loop.js';
@@ -73,5 +83,6 @@ export { ALL_SCOPES, hasScope, scopeResourceOf } from './scopes.js';
 export { insertWithFreeSlug, slugBase, suppliedSlug, toSlug } from './slug.js';
 export { createStoreShares, type StoreShares } from './store-shares.js';
 export { type StoreSlot, takeStoreSlot } from './store-slots.js';
+export { MAX_TAGS, normalizeTags, TagsInput } from './tags.js';
 export { startWakeLoop, type WakeLoop, type WakeLoopSettings } from './wake-loop.js';
 export { looksLikeWebUrl, webUrlProblem } from './web-urls.js';

@@ -9,5 +9,7 @@ export {
   listAdmins,
   listStores,
   requireStore,
+  storeCurrency,
+  updateStore,
 } from './stores.service.js';
 export type { StoreRecord } from './stores.sql.js';

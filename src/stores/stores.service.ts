@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.js';
 import { withTx } from '../db/index.js';
 import { AppError, invalidField } from '../errors.js';
-import { EMAIL, hashPassword, MAX_PASSWORD, MIN_PASSWORD, newId } from '../shared/index.js';
+import { EMAIL, hashPassword, isCurrencyCode, MAX_PASSWORD, MIN_PASSWORD, newId } from '../shared/index.js';
 import {
   countStoreRows,
   insertAdmin,
@@ -10,7 +10,9 @@ import {
   selectAdminByEmail,
   selectAdmins,
   selectStoreBySlug,
+  selectStoreCurrency,
   selectStores,
+  updateStoreRow,
 } from './stores.sql.js';
 
 export type { StoreRecord } from './stores.sql.js';
@@ -23,12 +25,37 @@ function checkPassword(password: string, field = 'password'): void {
   }
 }
 
-export async function createStore(db: Db, input: { slug: string; name: string }): Promise<StoreRecord> {
+function checkName(name: string): void {
+  if (!name.trim() || name.length > 255) throw invalidField('name', 'must be 1 to 255 characters');
+}
+
+/** The currency of a store's base prices (CONTRACT §14): an ISO 4217 code in uppercase. */
+function checkCurrency(currency: string): void {
+  if (!isCurrencyCode(currency)) throw invalidField('currency', 'must be an ISO 4217 currency code, as USD, EUR or JPY');
+}
+
+export async function createStore(db: Db, input: { slug: string; name: string; currency?: string }): Promise<StoreRecord> {
   if (!STORE_SLUG.test(input.slug)) throw invalidField('slug', 'must be lowercase letters, digits and dashes (1-64)');
-  if (!input.name.trim() || input.name.length > 255) throw invalidField('name', 'must be 1 to 255 characters');
-  const store = { id: newId(), slug: input.slug, name: input.name.trim() };
+  checkName(input.name);
+  const currency = input.currency ?? 'USD';
+  checkCurrency(currency);
+  const store = { id: newId(), slug: input.slug, name: input.name.trim(), currency };
   await withTx(db, (trx) => insertStore(trx, store));
   return store;
+}
+
+/** Changes a store's name or currency (the CLI's `stores update`); what is not given stays. */
+export async function updateStore(db: Db, slug: string, input: { name?: string; currency?: string }): Promise<StoreRecord> {
+  if (input.name !== undefined) checkName(input.name);
+  if (input.currency !== undefined) checkCurrency(input.currency);
+  const store = await updateStoreRow(db, slug, { name: input.name?.trim(), currency: input.currency });
+  if (!store) throw new AppError(404, 'NOT_FOUND', `no store with slug "${slug}"`);
+  return store;
+}
+
+/** The currency of the store's base prices. */
+export async function storeCurrency(db: Db, storeId: string): Promise<string> {
+  return (await selectStoreCurrency(db, storeId)) ?? 'USD';
 }
 
 /** The password is hashed before the transaction opens (when the caller has none open): hashing is slow. */
@@ -63,7 +90,7 @@ const iso = (value: Date | string) => new Date(value).toISOString();
 
 export async function listStores(db: Db) {
   const rows = await selectStores(db);
-  return rows.map((row) => ({ id: row.id, slug: row.slug, name: row.name, createdAt: iso(row.created_at) }));
+  return rows.map((row) => ({ id: row.id, slug: row.slug, name: row.name, currency: row.currency, createdAt: iso(row.created_at) }));
 }
 
 /** Admins without their password hashes; `storeId` null lists every store's. */

@@ -5,6 +5,7 @@ export interface StoreRecord {
   id: string;
   slug: string;
   name: string;
+  currency: string;
 }
 
 export async function insertStore(db: Db, store: Insertable<DB['stores']>): Promise<void> {
@@ -16,7 +17,19 @@ export async function insertAdmin(db: Db, admin: Insertable<DB['admins']>): Prom
 }
 
 export function selectStoreBySlug(db: Db, slug: string): Promise<StoreRecord | undefined> {
-  return db.selectFrom('stores').select(['id', 'slug', 'name']).where('slug', '=', slug).executeTakeFirst();
+  return db.selectFrom('stores').select(['id', 'slug', 'name', 'currency']).where('slug', '=', slug).executeTakeFirst();
+}
+
+/** Sets the given columns (undefined ones stay); undefined when no store has the slug. */
+export function updateStoreRow(db: Db, slug: string, changes: { name?: string; currency?: string }): Promise<StoreRecord | undefined> {
+  const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+  if (Object.keys(set).length === 0) return selectStoreBySlug(db, slug);
+  return db.updateTable('stores').set(set).where('slug', '=', slug).returning(['id', 'slug', 'name', 'currency']).executeTakeFirst();
+}
+
+export async function selectStoreCurrency(db: Db, storeId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('stores').select('currency').where('id', '=', storeId).executeTakeFirst();
+  return row?.currency;
 }
 
 /** Emails compare case-insensitively, as the unique index admins_email_key does. */
@@ -39,7 +52,7 @@ export async function countStoreRows(db: Db): Promise<number> {
 
 /** Every store, oldest first (the CLI's `stores list`: an operator's view across stores). */
 export function selectStores(db: Db) {
-  return db.selectFrom('stores').select(['id', 'slug', 'name', 'created_at']).orderBy('created_at').orderBy('id').execute();
+  return db.selectFrom('stores').select(['id', 'slug', 'name', 'currency', 'created_at']).orderBy('created_at').orderBy('id').execute();
 }
 
 /** The admins of one store, or of every store when `storeId` is null, with their store's slug. */

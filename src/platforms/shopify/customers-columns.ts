@@ -2,8 +2,8 @@
  * Shopify's customer CSV: the columns that land in a field of their own, read by the import (customers.ts)
  * and written by the export (customers-export.ts). Shopify has used two header generations: the current
  * one names the default address's cells `Default Address …`, the older one `Company`, `Address1`, `City`,
- * `Province Code`, … without the prefix. Every other column (Customer ID, Accepts Email Marketing, Total
- * Spent, Total Orders, Tags, Note, Tax Exempt, metafields, …) is a `customFields` column: its non-empty
+ * `Province Code`, … without the prefix. `Tags` (comma-separated) lands in the customer's `tags`. Every other
+ * column (Customer ID, Accepts Email Marketing, Total Spent, Total Orders, Note, Tax Exempt, metafields, …) is a `customFields` column: its non-empty
  * cell is kept under its header as written in the file, and the export writes each key back to the column
  * of that name, so an export re-imports with nothing changed.
  */
@@ -16,6 +16,7 @@ export type CustomerTarget =
   | 'email'
   | 'phoneNumber'
   | 'businessName'
+  | 'tags'
   | 'address.street'
   | 'address.house'
   | 'address.city'
@@ -38,6 +39,7 @@ export const SHOPIFY_CUSTOMER_FIELDS: readonly ShopifyCustomerColumn[] = [
   { target: 'email', names: ['Email'] },
   { target: 'phoneNumber', names: ['Phone'] },
   { target: 'businessName', names: ['Default Address Company', 'Company'] },
+  { target: 'tags', names: ['Tags'] },
   { target: 'address.street', names: ['Default Address Address1', 'Address1'] },
   { target: 'address.house', names: ['Default Address Address2', 'Address2'] },
   { target: 'address.city', names: ['Default Address City', 'City'] },

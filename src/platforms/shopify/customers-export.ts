@@ -25,6 +25,7 @@ export function shopifyCustomerColumns(customFieldKeys: Iterable<string>): strin
 }
 
 function fieldValue({ customer, address }: CustomerWithAddress, target: CustomerTarget): string | null {
+  if (target === 'tags') return customer.tags.join(', ');
   if (target.startsWith('address.'))
     return address ? (address[target.slice('address.'.length) as keyof AddressPayload] as string | null) : null;
   return customer[target as keyof Customer] as string | null;

@@ -1,4 +1,4 @@
-import { emptyRecord, LineBuilder, missingOf, putKey } from '../lines.js';
+import { emptyRecord, LineBuilder, listCell, missingOf, putKey } from '../lines.js';
 import { NUMBER_QUOTING } from '../spreadsheet-quote.js';
 import type { CsvHeader, CsvLayout, CsvRecord, LayoutLine } from '../types.js';
 import { type CustomerTarget, SHOPIFY_CUSTOMER_FIELDS, SHOPIFY_CUSTOMER_REQUIRED } from './customers-columns.js';
@@ -55,7 +55,7 @@ function buildCustomer(file: CustomerFile, record: CsvRecord): LayoutLine {
       const field = target.slice('address.'.length);
       address[field] = cell;
       line.source(`address.${field}`, record.line, header);
-    } else line.set(target, cell, record.line, header);
+    } else line.set(target, target === 'tags' ? listCell(cell) : cell, record.line, header);
   }
   if (Object.keys(address).length > 0) line.value.address = address;
   const customFields: Record<string, string> = {};
