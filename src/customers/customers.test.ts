@@ -19,6 +19,7 @@ const FIELDS = [
   'lastName',
   'phoneNumber',
   'role',
+  'tags',
   'updatedAt',
   'userName',
 ];
@@ -188,5 +189,19 @@ describe('customers: update', () => {
     expectError(put, 405, 'METHOD_NOT_ALLOWED');
     expect(String(put.headers.allow).split(', ')).toEqual(expect.arrayContaining(['GET', 'PATCH', 'DELETE']));
     expect((await t.call(store, 'GET', `/customers/${id}`)).status).toBe(200);
+  });
+
+  it('tags as products have them: trimmed, unique case-insensitively, [] by default; PATCH replaces them', async () => {
+    const store = await t.newStore();
+    const made = (await t.call(store, 'POST', '/customers', { userName: 'w', password: '12345678' })).body.data;
+    expect(made.tags).toEqual([]);
+    const patched = await t.call(store, 'PATCH', `/customers/${made.id}`, { tags: [' Wholesale ', 'wholesale', '', 'VIP'] });
+    expect(patched.body.data.tags).toEqual(['Wholesale', 'VIP']);
+    expect((await t.call(store, 'GET', `/customers/${made.id}`)).body.data.tags).toEqual(['Wholesale', 'VIP']);
+    const listed = await t.call(store, 'GET', '/customers');
+    expect(listed.body.data[0].tags).toEqual(['Wholesale', 'VIP']);
+    const tooMany = Array.from({ length: 251 }, (_, i) => `t${i}`);
+    const refused = expectError(await t.call(store, 'PATCH', `/customers/${made.id}`, { tags: tooMany }), 400, 'VALIDATION_ERROR');
+    expect(refused.details[0].field).toBe('tags');
   });
 });

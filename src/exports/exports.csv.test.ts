@@ -213,7 +213,8 @@ describe('GET /exports/customers?format=shopify and /exports/orders?format=shopi
       phoneNumber: '+16135550100',
       businessName: 'Example Works, Ltd',
       address: { street: '1 Main St', house: 'Unit 2', city: 'Testville', stateName: 'ON', countryName: 'CA', pincode: '02928' },
-      customFields: { 'Total Spent': '12.50', Tags: 'vip, "x"', 'Loyalty tier': 'gold' },
+      tags: ['vip', '"x"'],
+      customFields: { 'Total Spent': '12.50', 'Loyalty tier': 'gold' },
     });
     expect(ada.status).toBe(201);
     const bo = await t.call(store, 'POST', '/customers', { userName: 'bo', password: 'password123' });

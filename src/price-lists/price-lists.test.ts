@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { settled } from '../../test/support/feed.fixtures.js';
 import { updateStore } from '../stores/index.js';
 
 let t: TestContext;
@@ -56,6 +57,8 @@ describe('price lists', () => {
     expect(listed.body.data.map((list: { id: string }) => list.id)).toEqual([made.id]);
     expect((await t.call(store, 'DELETE', `/price-lists/${made.id}`)).status).toBe(200);
     expectError(await t.call(store, 'GET', `/price-lists/${made.id}`), 404, 'NOT_FOUND');
+    // On PostgreSQL the feed shows a commit once the transactions open before it have ended (other files' too).
+    await settled(t);
     const events = await t.call(store, 'GET', '/events?types=priceList.created,priceList.updated,priceList.deleted');
     expect(events.body.data.map((event: { type: string }) => event.type)).toEqual([
       'priceList.created',
@@ -139,6 +142,7 @@ describe('fixed prices', () => {
     const removed = await t.call(store, 'POST', `/price-lists/${list.id}/prices/delete`, { items: [{ productId: simple.id }] });
     expect(removed.body.data).toEqual([{ productId: simple.id, variantId: null, price: null, comparePrice: null, updatedAt: null }]);
     expect((await t.call(store, 'GET', `/price-lists/${list.id}/prices`)).body.pagination.total).toBe(2);
+    await settled(t);
     const events = await t.call(store, 'GET', '/events?types=priceList.updated');
     expect(events.body.data).toHaveLength(3);
     expect(events.body.data[0].data).toMatchObject({ id: list.id, name: 'EU' });
@@ -185,6 +189,7 @@ describe('fixed prices', () => {
     const second = await t.call(store, 'PUT', `/price-lists/${list.id}/prices`, body, { 'idempotency-key': 'put-1' });
     expect(second.headers['idempotent-replayed']).toBe('true');
     expect(second.body).toEqual(first.body);
+    await settled(t);
     expect((await t.call(store, 'GET', '/events?types=priceList.updated')).body.data).toHaveLength(1);
   });
 

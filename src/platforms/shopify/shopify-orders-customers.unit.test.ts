@@ -26,6 +26,7 @@ describe('Shopify customers (current header generation)', () => {
       email: 'ada@example.com',
       phoneNumber: '+16135550100',
       businessName: 'Example Works, Ltd',
+      tags: ['vip', 'wholesale'],
       address: {
         street: '1 Fictional Lane',
         house: 'Unit 2',
@@ -43,7 +44,6 @@ describe('Shopify customers (current header generation)', () => {
         'Total Orders': '3',
         Note: 'Prefers email.\nShips to the office.',
         'Tax Exempt': 'no',
-        Tags: 'vip, wholesale',
         'Birthday (customer.metafields.facts.birth_date)': '1990-08-28',
       },
     });
@@ -62,15 +62,17 @@ describe('Shopify customers (current header generation)', () => {
 });
 
 describe('Shopify customers (older header generation)', () => {
-  it('reads Company, Address1, City, Province Code, Country Code, Zip; names stay customFields', () => {
+  it("reads Company, Address1, City, Province Code, Country Code, Zip; names stay customFields; Tags are the customer's tags", () => {
     const [ed, flo] = linesOf(shopifyCustomers, 'shopify-customers-legacy.csv');
     expect(ed.value).toMatchObject({
       userName: 'ed@example.com',
       businessName: "Ed's Garage",
       phoneNumber: '+16135550111',
       address: { street: '10 Old Street', city: 'Oldtown', stateName: 'ON', countryName: 'CA', pincode: 'K1A 0B1' },
-      customFields: { Province: 'Ontario', Country: 'Canada', 'Accepts Marketing': 'yes', Tags: 'legacy' },
+      customFields: { Province: 'Ontario', Country: 'Canada', 'Accepts Marketing': 'yes' },
+      tags: ['legacy'],
     });
+    expect(ed.value?.customFields).not.toHaveProperty('Tags');
     expect(flo.value).not.toHaveProperty('address');
   });
 });
