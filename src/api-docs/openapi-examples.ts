@@ -113,6 +113,7 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     phoneNumber: '+44 20 7946 0000',
     role: 'customer',
     customFields: { 'shopify.Accepts Email Marketing': true },
+    tags: ['vip'],
     createdAt: T,
     updatedAt: T,
   },

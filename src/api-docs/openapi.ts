@@ -14,6 +14,11 @@ export const TAGS: { name: string; description: string }[] = [
     name: 'Inventory levels',
     description: 'Stock per item and location: read, set with compare-and-set, adjust by deltas; all or nothing per request.',
   },
+  {
+    name: 'Price lists',
+    description:
+      'Prices per currency, for tagged customers, for a time: fixed per item or a percentage of the base price; GET /prices resolves them.',
+  },
   { name: 'Collections', description: 'Manual and smart (rule-based) groups of products, nested in a hierarchy.' },
   { name: 'Attributes', description: 'Named attributes with their values (Size: S, M, L), used by product options.' },
   { name: 'Attribute sets', description: 'Named groups of attributes a product can follow.' },

@@ -1904,6 +1904,9 @@ export interface components {
          *       "customFields": {
          *         "shopify.Accepts Email Marketing": true
          *       },
+         *       "tags": [
+         *         "vip"
+         *       ],
          *       "createdAt": "2026-03-02T09:15:27.481Z",
          *       "updatedAt": "2026-03-02T09:15:27.481Z"
          *     }
@@ -2817,7 +2820,10 @@ export interface components {
             name?: string;
             /** @description an ISO 4217 code; its fixed prices must have no more decimals than it has */
             currency?: string;
-            /** @enum {string} */
+            /**
+             * @description active: it applies (within startsAt/endsAt); draft: it does not
+             * @enum {string}
+             */
             status?: "active" | "draft";
             /**
              * Format: date-time
@@ -3342,7 +3348,9 @@ export interface components {
             variantId: string | null;
             /** @description null: the item has no fixed price in the list now */
             price: null;
+            /** @description null: no compare price either */
             comparePrice: null;
+            /** @description null: there is no price row to have changed */
             updatedAt: null;
         };
         RemovedPriceListPriceArray: {

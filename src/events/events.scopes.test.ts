@@ -31,6 +31,7 @@ async function seed(into: TestStore): Promise<void> {
   await body(into, 'POST', '/attributes', { name: 'Material', values: ['Cotton'] });
   await body(into, 'POST', '/collections', { title: 'Summer' });
   await body(into, 'POST', '/products', { title: 'Tee', price: 10 });
+  await body(into, 'POST', '/price-lists', { name: 'EU', currency: 'EUR' });
   const customer = await body(into, 'POST', '/customers', { userName: 'ada', password: 'long-secret-1' });
   await body(into, 'POST', `/customers/${customer.id}/addresses`, { city: 'Paris' });
   await body(into, 'POST', '/orders', {
@@ -93,10 +94,10 @@ const EXPORTS: [string, string][] = [
 ];
 
 describe('the feed shows only what the credential may read', () => {
-  it('a key with events:read and products:read sees product events only', async () => {
+  it('a key with events:read and products:read sees product and price list events only', async () => {
     const key = await keyWith(['events:read', 'products:read']);
-    expect(new Set(await feedTypes(key))).toEqual(new Set(['product.created']));
-    expect(await feedTypes(store.token)).toHaveLength(7);
+    expect(new Set(await feedTypes(key))).toEqual(new Set(['product.created', 'priceList.created']));
+    expect(await feedTypes(store.token)).toHaveLength(8);
   });
 
   it('a key with events:read alone sees no event, and customers:read brings customers and addresses', async () => {

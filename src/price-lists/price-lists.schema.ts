@@ -75,7 +75,7 @@ export const CreatePriceListBody = Body({
 export const UpdatePriceListBody = Body({
   name: Type.Optional(ListName),
   currency: Type.Optional(Described(CurrencyCode, 'an ISO 4217 code; its fixed prices must have no more decimals than it has')),
-  status: Type.Optional(StringEnum(STATUSES)),
+  status: Type.Optional(StringEnum(STATUSES, { description: 'active: it applies (within startsAt/endsAt); draft: it does not' })),
   ...Window,
   customerTags: Type.Optional(CustomerTags),
   adjustment: Type.Optional(Nullable(Adjustment)),

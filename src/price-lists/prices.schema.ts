@@ -28,8 +28,8 @@ export const RemovedPrice = Type.Object(
     productId: Type.String({ description: 'the product' }),
     variantId: Nullable(Type.String({ description: 'the variant; null: a simple product' })),
     price: Type.Null({ description: 'null: the item has no fixed price in the list now' }),
-    comparePrice: Type.Null(),
-    updatedAt: Type.Null(),
+    comparePrice: Type.Null({ description: 'null: no compare price either' }),
+    updatedAt: Type.Null({ description: 'null: there is no price row to have changed' }),
   },
   { title: 'RemovedPriceListPrice', description: 'an item whose fixed price the list no longer has' },
 );
