@@ -5,7 +5,7 @@ import { walkThrough } from './walkthrough.js';
 
 /**
  * Every operation of a store, in-process: the walkthrough of every resource (walkthrough.ts), locations
- * and stock levels, a write replayed by its Idempotency-Key, then what runs behind the requests: webhook deliveries made from the feed, sent and recorded by the worker
+ * and stock levels, price lists and resolved prices, a write replayed by its Idempotency-Key, then what runs behind the requests: webhook deliveries made from the feed, sent and recorded by the worker
  * (the app must run one, to `hookUrl`), tested, replayed and retried; an import run by `runJobs`, another
  * cancelled. Returns every answer that was not a success (a walk that failed proves nothing).
  */
@@ -41,6 +41,15 @@ export async function walkEverything(
   await call('POST', '/inventory-levels/set', { items: [{ productId: mug?.id, locationId: shop, available: 0 }] });
   await call('PATCH', `/locations/${shop}`, { name: 'Shop 1' });
   await call('DELETE', `/locations/${shop}`);
+
+  // price lists, their fixed prices, and the prices resolved from them (CONTRACT §14)
+  const list = (await call('POST', '/price-lists', { name: 'EU', currency: 'EUR' })).body.data;
+  await call('PUT', `/price-lists/${list?.id}/prices`, { items: [{ productId: mug?.id, price: 2.5 }] });
+  await call('GET', `/price-lists/${list?.id}/prices`);
+  await call('GET', `/prices?productIds=${mug?.id}&currency=EUR`);
+  await call('GET', `/products/${mug?.id}?currency=EUR`);
+  await call('PATCH', `/price-lists/${list?.id}`, { status: 'draft' });
+  await call('POST', `/price-lists/${list?.id}/prices/delete`, { items: [{ productId: mug?.id }] });
 
   const hook = (await call('POST', '/webhooks', { url: options.hookUrl, events: ['*'] })).body.data;
   await call('POST', '/products', { title: 'Announced', price: 1 });
