@@ -3,6 +3,7 @@ import { html } from 'ghtml';
 import { getCollectionsByIds } from '../collections/index.js';
 import { listProductPage, ProductListQuery } from '../products/index.js';
 import { registerListScreen } from './list-screen.js';
+import { pricesPerListTable } from './product-prices.js';
 import type { ConsoleRouter } from './router.js';
 import type { ScreenDeps } from './screen-deps.js';
 import { type Cell, facts, jsonBlock, link, outsideLink, table } from './view.js';
@@ -91,8 +92,14 @@ const collectionsList = (collections: { id: string; title: string }[]) =>
     collections.map((collection) => [link(`/console/collections/${encodeURIComponent(collection.id)}`, collection.title || collection.id)]),
   );
 
+interface ProductParts {
+  collections: { id: string; title: string }[];
+  stock: StockAt;
+  prices: string;
+}
+
 // biome-ignore lint/suspicious/noExplicitAny: the API's product, read field by field
-function productBody(product: any, apiText: string, collections: { id: string; title: string }[], stock: StockAt): string {
+function productBody(product: any, apiText: string, { collections, stock, prices }: ProductParts): string {
   const options = (product.options ?? []) as { name: string; values: string[] }[];
   const images = (product.image ?? []) as string[];
   return html`!${facts([
@@ -111,6 +118,7 @@ function productBody(product: any, apiText: string, collections: { id: string; t
     options.map((option) => [option.name, option.values.join(', ')]),
   )}
 <h2>Variants</h2>!${variantsTable(product.variants ?? [])}
+<h2>Prices per list</h2>!${prices}
 <h2>Stock per location</h2>!${stockTable(product, stock)}
 <h2>Images</h2>!${imagesTable(images, product.customFields)}
 <h2>Collections</h2>!${collectionsList(collections)}
@@ -150,6 +158,11 @@ export function registerProductsScreen(router: ConsoleRouter, { api, ctx }: Scre
     // its manual collections (the product's selectedCollection; a smart collection's members are computed on reading it)
     const collections = await getCollectionsByIds(ctx.db, session.storeId, answer.body.data.selectedCollection ?? []);
     const stock = await stockOf(api, session, answer.body.data.id);
-    return { title: answer.body.data.title, nav: 'Products', body: productBody(answer.body.data, answer.text, collections, stock) };
+    const prices = await pricesPerListTable(ctx.db, session.storeId, answer.body.data);
+    return {
+      title: answer.body.data.title,
+      nav: 'Products',
+      body: productBody(answer.body.data, answer.text, { collections, stock, prices }),
+    };
   });
 }

@@ -80,3 +80,25 @@ export function selectPricesOfItems(db: Db, storeId: string, listId: string, ite
 export async function touchPriceList(trx: Tx, storeId: string, listId: string, at: Date): Promise<void> {
   await trx.updateTable('price_lists').set({ updated_at: at }).where('store_id', '=', storeId).where('id', '=', listId).execute();
 }
+
+/** A fixed price of one of a product's items in one list, with the list's name and currency (the console's page). */
+export interface ProductListPriceRow {
+  item_id: string;
+  list_name: string;
+  currency: string;
+  price: string;
+  compare_price: string | null;
+}
+
+/**
+ * The fixed prices of one product's items across the store's lists, in one statement (price_list_prices_product_idx,
+ * then the lists by their key), by list name: at most `limit` rows.
+ */
+export async function selectProductListPrices(db: Db, storeId: string, productId: string, limit: number): Promise<ProductListPriceRow[]> {
+  const { rows } = await sql<ProductListPriceRow>`SELECT p.item_id, l.name AS list_name, l.currency, p.price::text AS price,
+      p.compare_price::text AS compare_price
+    FROM price_list_prices p JOIN price_lists l ON l.store_id = p.store_id AND l.id = p.price_list_id
+    WHERE p.store_id = ${storeId} AND p.product_id = ${productId}
+    ORDER BY lower(l.name), l.id, p.item_id LIMIT ${limit}`.execute(db);
+  return rows;
+}
