@@ -130,6 +130,16 @@ function newPriceBody(product: SeedInfo['products'][number]) {
   return { price };
 }
 
+/** GET /prices for sets of 250 products, in the store's currency and in EUR (fixed prices only) by turns. */
+function pricesPages(seed: SeedInfo): string[] {
+  const ids = seed.pricedProductIds;
+  const sets = Math.max(1, Math.floor(ids.length / 250));
+  return Array.from({ length: sets }, (_, k) => {
+    const currency = k % 2 === 0 ? seed.currency : 'EUR';
+    return `${API}/prices?productIds=${ids.slice(k * 250, (k + 1) * 250).join(',')}&currency=${currency}`;
+  });
+}
+
 /** A read scenario over a fixed set of URLs, one drawn at random per request (connections do not march in step). */
 function read(name: string, label: string, urls: (ctx: ScenarioContext) => string[]): Scenario {
   return {
@@ -169,6 +179,11 @@ function createEach(
 
 export const SCENARIOS: Scenario[] = [
   read('get-product', 'get product by id', (ctx) => ctx.seed.products.map((p) => productPath(p.id))),
+  // Issue 40: the same products priced in the store's currency by its 100 price lists (resolvedPrice per variant).
+  read('get-product-currency', 'get product ?currency', (ctx) =>
+    ctx.seed.products.map((p) => `${productPath(p.id)}?currency=${ctx.seed.currency}`),
+  ),
+  read('prices-250', 'GET /prices 250 products, 100 lists', (ctx) => pricesPages(ctx.seed)),
   read('list-products', 'list products p1', () => [`${API}/products`]),
   // The issue's side-by-side list: 25 products at page 41 in the default order (newest first).
   read('list-products-p41', 'list products p41', () => [`${API}/products?page=41`]),

@@ -17,6 +17,7 @@ import { copyIntoStores, copyWithinStore } from './clone.js';
 import { checkFidelity, type Fidelity } from './fidelity.js';
 import { SEARCH_TERM, WIDE_SEARCH_TERM } from './fixtures.js';
 import { seedCustomers, seedOrders } from './people.js';
+import { PRICE_LISTS, seedPriceLists } from './price-lists.js';
 import { catalogOrder, orderPlan } from './skew.js';
 
 /** What the scenarios need to know about the seeded store; plain JSON (it travels to the load driver). */
@@ -48,6 +49,11 @@ export interface SeedInfo {
   /** page 2,000 of the price sort, or the last page when the catalog has fewer than 50,000 products */
   pricePage: number;
   fidelity: Fidelity;
+  /** the store's currency (its base prices'), and its price lists with their fixed prices (price-lists.ts) */
+  currency: string;
+  priceLists: { lists: number; fixedPrices: number };
+  /** up to 1,000 of the store's products, by a hash of their ids: GET /prices' sets of 250 */
+  pricedProductIds: string[];
   seconds: Record<string, number>;
 }
 
@@ -95,6 +101,11 @@ async function seedSmartCollection(db: Db, storeId: string, media: ReturnType<ty
   return created.id;
 }
 
+async function pricedProductIds(db: Db, storeId: string): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`SELECT id FROM products WHERE store_id = ${storeId} ORDER BY md5(id) LIMIT 1000`.execute(db);
+  return rows.map((row) => row.id);
+}
+
 /** Every checkout of the run takes from this one variant: stock far beyond what any run can sell. */
 const HOT_STOCK = 2_000_000_000;
 
@@ -139,6 +150,7 @@ interface Seeded {
   customerIds: string[];
   orderIds: string[];
   smartCollectionId: string;
+  fixedPrices: number;
 }
 
 async function seedAll(
@@ -174,9 +186,10 @@ async function seedAll(
   await timed(seconds, 'customer-documents', () => rebuildCustomerDocuments(db, store.id));
   if (seeded < productCount) await timed(seconds, 'product-copies', () => copyWithinStore(db, store.id, seeded, productCount));
   if ((shape.stores ?? 1) > 1) await timed(seconds, 'other-stores', () => seedOtherStores(db, store.id, (shape.stores ?? 1) - 1, seeded));
+  const fixedPrices = await timed(seconds, 'price-lists', () => seedPriceLists(db, store.id));
   // A fresh import is analyzed before it is measured, as autovacuum (PostgreSQL) or the server's timer (PGlite) would.
   await timed(seconds, 'vacuum-analyze', () => sql`VACUUM ANALYZE`.execute(db));
-  return { order, storeId: store.id, apiKey: key, consoleSession, products, customerIds, orderIds, smartCollectionId };
+  return { order, storeId: store.id, apiKey: key, consoleSession, products, customerIds, orderIds, smartCollectionId, fixedPrices };
 }
 
 /** Creates, fills and closes the target's database; the server under test starts on it afterwards. */
@@ -223,6 +236,9 @@ export async function seed(
       smartCollectionMatches: under100,
       pricePage: Math.max(1, Math.min(2000, Math.ceil(productCount / 25))),
       fidelity,
+      currency: 'USD',
+      priceLists: { lists: PRICE_LISTS, fixedPrices: s.fixedPrices },
+      pricedProductIds: await pricedProductIds(db, s.storeId),
       seconds,
     };
   } finally {
