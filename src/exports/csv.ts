@@ -8,6 +8,7 @@ import {
   type CustomerWithAddress,
   csvRows,
   exportQuoting,
+  type MarketPrices,
   ShopifyProductWriter,
   type SpreadsheetQuoting,
   shopifyCustomerColumns,
@@ -17,6 +18,7 @@ import {
   shopifyOrderColumns,
   shopifyOrderRows,
 } from '../platforms/index.js';
+import { listsWithPrices, pricesOfItems } from '../price-lists/index.js';
 import { getProductTextsByIds, type Product } from '../products/index.js';
 
 import { customFieldKeys } from './exports.sql.js';
@@ -58,6 +60,18 @@ const keysOf = async (db: Db, storeId: string, tables: ('products' | 'variants' 
 /** Records from their JSON texts (stored documents): reading them back costs less than building them from rows. */
 const parsed = <T>(texts: string[]): T[] => texts.map((text) => JSON.parse(text) as T);
 
+/** A product with its items' fixed prices in the price lists (the market columns). */
+interface PricedProduct {
+  product: Product;
+  prices: MarketPrices;
+}
+
+async function productsWithPrices(db: Db, storeId: string, ids: string[]): Promise<PricedProduct[]> {
+  const products = parsed<Product>(await getProductTextsByIds(db, storeId, ids));
+  const prices = await pricesOfItems(db, storeId, ids);
+  return products.map((product) => ({ product, prices }));
+}
+
 async function customersWithAddresses(db: Db, storeId: string, ids: string[]): Promise<CustomerWithAddress[]> {
   const customers = parsed<Customer>(await getCustomerTextsByIds(db, storeId, ids));
   const addresses = await getDefaultAddresses(db, storeId, ids);
@@ -67,10 +81,10 @@ async function customersWithAddresses(db: Db, storeId: string, ids: string[]): P
 const SHOPIFY: Record<string, CsvExport> = {
   products: {
     open: async (db, storeId) => {
-      const writer = new ShopifyProductWriter(await keysOf(db, storeId, ['products', 'variants']));
-      return { columns: writer.columns, rows: (record) => writer.rows(record as Product) };
+      const writer = new ShopifyProductWriter(await keysOf(db, storeId, ['products', 'variants']), await listsWithPrices(db, storeId));
+      return { columns: writer.columns, rows: (record) => writer.rows((record as PricedProduct).product, (record as PricedProduct).prices) };
     },
-    read: async (db, storeId, ids) => parsed<Product>(await getProductTextsByIds(db, storeId, ids)),
+    read: productsWithPrices,
     quoting: exportQuoting('shopify', 'products'),
   },
   customers: {

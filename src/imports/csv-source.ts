@@ -55,6 +55,7 @@ export async function* readCsvLines(
         read,
         sources: line.sources,
         collections,
+        ...(line.marketPrices ? { marketPrices: line.marketPrices } : {}),
         warnings: line.warnings,
         records,
       } satisfies CsvLine;

@@ -21,6 +21,7 @@ import { DryRunKeys } from './dry-run.js';
 import { rememberApplied, replayEarlier } from './dry-run-replay.js';
 import { sourceOf } from './failed-rows.js';
 import { type CsvLine, type FileLine, isCsvLine, readLines } from './lines.js';
+import { applyMarketPrices, checkMarketPrices } from './market-prices.js';
 import type { UploadStore } from './upload.js';
 
 /**
@@ -71,6 +72,7 @@ const uploadOf = (params: Record<string, unknown>) => String(params.file);
 const lineOptionsOf = (params: Record<string, unknown>, afterWork: AfterWork): ImportLineOptions => ({
   handling: params.handling === 'lenient' ? 'lenient' : 'strict',
   afterWork,
+  ...(params.marketCurrencies ? { marketCurrencies: params.marketCurrencies as Record<string, string> } : {}),
 });
 
 export function importJobKind(settings: ImportJobSettings): JobKind {
@@ -181,6 +183,7 @@ async function applyBatch(
   // a dry run keeps the lines that write as they were read, before their collections are joined
   const given = [...read];
   await withCollections(trx, storeId, lines, read, options, settings);
+  const marketItems = await checkMarkets(trx, storeId, lines, read, options);
   const batched = handler.batch ? await applyBatchPart(trx, storeId, handler.batch, lines, read, options, settings) : [];
   // The lines up to the last one the batch part wrote are applied whatever the time (they are written);
   // after it, a line the batch part only judged (unchanged, an error) is judged again in the next batch.
@@ -197,9 +200,10 @@ async function applyBatch(
     const lineRead = read[index];
     if (lineRead === 'blank') continue;
     progress.processed++;
-    const applied = isParsed(lineRead)
+    const written = isParsed(lineRead)
       ? (batched[index] ?? (await applyLine(trx, storeId, handler.line, line, lineRead, options, settings, createdLocations)))
       : lineRead;
+    const applied = await withMarketPrices(trx, storeId, line, lineRead, written, marketItems.get(index), options);
     const result =
       dryRun && isParsed(lineRead) && typeof applied === 'string' ? await dryRun.keys.judge(dryRun.trx, lineRead.value, applied) : applied;
     const kept = given[index];
@@ -239,6 +243,34 @@ async function withCollections(
       read[index] = { ...errorRow(line, appError), ...(source ? { line: source.line, column: source.column } : {}) };
     }
   }
+}
+
+/** The checked market prices of the lines that have them (by index); a line with a bad cell becomes its error row. */
+async function checkMarkets(trx: Tx, storeId: string, lines: FileLine[], read: ReadLine[], options: ImportLineOptions) {
+  const items = new Map<number, Awaited<ReturnType<typeof checkMarketPrices>>>();
+  for (const [index, line] of lines.entries()) {
+    if (!isCsvLine(line) || !line.marketPrices?.length || !isParsed(read[index])) continue;
+    const checked = await checkMarketPrices(trx, storeId, line.marketPrices, options);
+    if (Array.isArray(checked)) items.set(index, checked);
+    else read[index] = { ...errorRow(line, checked.error), line: checked.cell.line, column: checked.cell.column };
+  }
+  return items as Map<number, Exclude<Awaited<ReturnType<typeof checkMarketPrices>>, { error: unknown }>>;
+}
+
+/** A written product line's market prices set in their lists: the line's outcome, or its error row. */
+async function withMarketPrices(
+  trx: Tx,
+  storeId: string,
+  line: FileLine,
+  read: ReadLine,
+  written: ImportBatchResult | JobErrorInput,
+  items: Awaited<ReturnType<typeof checkMarketPrices>> | undefined,
+  options: ImportLineOptions,
+) {
+  if (typeof written !== 'string' || !items || !Array.isArray(items) || !isParsed(read)) return written;
+  const handle = String((read.value as { handle?: unknown }).handle ?? '');
+  const error = await applyMarketPrices(trx, storeId, handle, items, options);
+  return error ? errorRow(line, error) : written;
 }
 
 /**

@@ -11,6 +11,7 @@ import { registerFailedRowsRoute } from './failed-rows.routes.js';
 import { IMPORT_RESOURCES } from './handlers.js';
 import type { ImportHandlers } from './import-job.js';
 import { ImportQuery, NdjsonBody } from './imports.schema.js';
+import { parseMarketCurrencies } from './market-prices.js';
 import { tooLarge, UploadedFile, type UploadStore } from './upload.js';
 
 const NDJSON = 'application/x-ndjson';
@@ -22,6 +23,7 @@ export const UPLOADS_PER_STORE = 2;
 const UPLOAD_RETRY_AFTER_SECONDS = 5;
 
 const resourceOf = (request: FastifyRequest) => (request.query as { resource?: unknown }).resource;
+const marketCurrenciesOf = (request: FastifyRequest) => (request.query as { marketCurrencies?: string }).marketCurrencies;
 const formatOf = (request: FastifyRequest) => (request.query as { format?: unknown }).format;
 const isFormat = (value: unknown): value is CsvFormat => (CSV_FORMATS as readonly unknown[]).includes(value);
 const isCsv = (request: FastifyRequest) => /^text\/csv\s*(;|$)/i.test(request.headers['content-type'] ?? '');
@@ -58,6 +60,7 @@ export async function registerImportRoutes(api: App, ctx: AppContext, handlers: 
     // nobody imports names no scope, so authentication let it through and it is refused here.
     scope.addHook('preParsing', async (request) => {
       guardRequestLine(request);
+      parseMarketCurrencies(marketCurrenciesOf(request));
       if (!isCsv(request) && !isNdjson(request)) throw unsupported();
       const resource = resourceOf(request) as string;
       if (!handlers[resource as keyof ImportHandlers]) throw invalidField('resource', `imports of ${resource} are not available`, 'query');
@@ -141,6 +144,7 @@ function registerImportRoute(scope: App, ctx: AppContext): void {
               handling: handlingOf(request),
               ...(upload.csv ? { csv: upload.csv } : {}),
               ...(request.query.dryRun === true ? { dryRun: true } : {}),
+              ...(request.query.marketCurrencies ? { marketCurrencies: parseMarketCurrencies(request.query.marketCurrencies) } : {}),
               // the job's batch spans carry it (src/tracing): the request that started the work
               requestId: request.id,
             },

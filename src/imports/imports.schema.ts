@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { CSV_FORMATS } from '../platforms/index.js';
 import { StringEnum } from '../shared/index.js';
 import { IMPORT_RESOURCES } from './handlers.js';
+import { MARKET_CURRENCIES_MAX_LENGTH } from './market-prices.js';
 
 export const ImportQuery = Type.Object({
   resource: StringEnum(IMPORT_RESOURCES, { description: 'what every line of the file is' }),
@@ -11,6 +12,16 @@ export const ImportQuery = Type.Object({
   dryRun: Type.Optional(
     Type.Boolean({
       description: 'check every line exactly as a real run would; the job reports its counters and errors and writes nothing',
+    }),
+  ),
+  marketCurrencies: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: MARKET_CURRENCIES_MAX_LENGTH,
+      description:
+        "products from Shopify's CSV: the currency (ISO 4217) of the price list each market's `Price / <Market>` column creates, " +
+        "as `International:EUR,UK:GBP`; a market not named gets the store's currency (a list that exists keeps its own)",
+      examples: ['International:EUR,UK:GBP'],
     }),
   ),
 });

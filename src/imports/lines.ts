@@ -1,5 +1,5 @@
 import type { AppError } from '../errors.js';
-import type { CellSource, LineWarning } from '../platforms/index.js';
+import type { CellSource, LineWarning, MarketPrice } from '../platforms/index.js';
 
 /** One line of an import file: its number (from 1, blank lines counted) and where the next line starts. */
 export interface FileLine {
@@ -69,6 +69,8 @@ export interface CsvLine extends FileLine {
   sources: ReadonlyMap<string, CellSource>;
   /** manual collections to join, by title path (src/platforms/types.ts `LayoutLine`) */
   collections?: readonly (readonly string[])[];
+  /** prices per market, set in the markets' price lists once the line is applied (market-prices.ts) */
+  marketPrices?: readonly MarketPrice[];
   /** the values the layout changed or made up: warning rows when the line is applied */
   warnings?: readonly LineWarning[];
   /**

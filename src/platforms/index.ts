@@ -27,7 +27,7 @@ export {
   shopifyProductColumn,
   unlistedColumnLevel,
 } from './shopify/product-columns.js';
-export { ShopifyProductWriter, shopifyProductColumns } from './shopify/products-export.js';
+export { type MarketList, type MarketPrices, ShopifyProductWriter, shopifyProductColumns } from './shopify/products-export.js';
 export { FORMULA_QUOTING, NUMBER_QUOTING, type SpreadsheetQuoting } from './spreadsheet-quote.js';
 export {
   type CellSource,
@@ -40,6 +40,8 @@ export {
   type LayoutLine,
   type LayoutReader,
   type LineWarning,
+  type MarketCell,
+  type MarketPrice,
   type WarningCode,
 } from './types.js';
 export { WOO_PRODUCT_COLUMNS, type WooProductColumn, wooProductColumn } from './woocommerce/product-columns.js';

@@ -67,6 +67,26 @@ export interface LayoutLine {
   collections?: readonly (readonly string[])[];
   /** what the line changed or made up (lines.ts `LineBuilder.warn`) */
   warnings?: readonly LineWarning[];
+  /** prices per market (Shopify's `Price / <Market>` columns): set in the market's price list once the line is applied */
+  marketPrices?: readonly MarketPrice[];
+}
+
+/** A cell of a market price column, as the file has it, and where it is. */
+export interface MarketCell {
+  text: string;
+  line: number;
+  column: string;
+}
+
+/**
+ * One item's prices in one market (the price list named after it): the item is the line's simple product
+ * (`sku: null`) or its variant of that SKU.
+ */
+export interface MarketPrice {
+  market: string;
+  sku: string | null;
+  price: MarketCell;
+  compareAt: MarketCell | null;
 }
 
 /** Turns the records of one file, in order, into import lines. One reader per job run (it keeps state). */

@@ -82,3 +82,10 @@ export async function maxPriceDecimals(db: Db, storeId: string, id: string): Pro
     FROM price_list_prices WHERE store_id = ${storeId} AND price_list_id = ${id}`.execute(db);
   return rows[0]?.n ?? 0;
 }
+
+/** The store's list of that name, compared as names are kept unique: case-insensitively. */
+export function findPriceListByName(db: Db, storeId: string, name: string): Promise<PriceListRow | undefined> {
+  return selectPriceLists(db, storeId)
+    .where(sql<boolean>`lower(name) = lower(${name})`)
+    .executeTakeFirst();
+}

@@ -102,3 +102,55 @@ export async function selectProductListPrices(db: Db, storeId: string, productId
     ORDER BY lower(l.name), l.id, p.item_id LIMIT ${limit}`.execute(db);
   return rows;
 }
+
+/** A product of the store by handle, with its variants' ids by SKU (an import line names them so). */
+export async function selectItemsByHandle(
+  db: Db,
+  storeId: string,
+  handle: string,
+): Promise<{ productId: string; variants: Map<string, string> } | undefined> {
+  const product = await db
+    .selectFrom('products')
+    .select('id')
+    .where('store_id', '=', storeId)
+    .where('handle', '=', handle)
+    .executeTakeFirst();
+  if (!product) return undefined;
+  const rows = await db
+    .selectFrom('variants')
+    .select(['id', 'sku'])
+    .where('store_id', '=', storeId)
+    .where('product_id', '=', product.id)
+    .execute();
+  return { productId: product.id, variants: new Map(rows.flatMap((row) => (row.sku === null ? [] : [[row.sku, row.id] as const]))) };
+}
+
+/** The store's lists that have fixed prices, oldest first (the Shopify export's market columns). */
+export function selectListsWithPrices(db: Db, storeId: string): Promise<{ id: string; name: string; currency: string }[]> {
+  return db
+    .selectFrom('price_lists as l')
+    .select(['l.id', 'l.name', 'l.currency'])
+    .where('l.store_id', '=', storeId)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('price_list_prices as p')
+          .select(sql`1`.as('one'))
+          .whereRef('p.store_id', '=', 'l.store_id')
+          .whereRef('p.price_list_id', '=', 'l.id'),
+      ),
+    )
+    .orderBy('l.created_at')
+    .orderBy('l.id')
+    .execute();
+}
+
+/** The fixed prices of some products' items in every list, with each list's currency. */
+export function selectPricesOfProducts(db: Db, storeId: string, productIds: string[]) {
+  return db
+    .selectFrom('price_list_prices as p')
+    .innerJoin('price_lists as l', (join) => join.onRef('l.store_id', '=', 'p.store_id').onRef('l.id', '=', 'p.price_list_id'))
+    .select(['p.price_list_id', 'p.item_id', 'p.price', 'p.compare_price', 'l.currency'])
+    .where('p.store_id', '=', storeId)
+    .where('p.product_id', 'in', productIds.length > 0 ? productIds : [''])
+    .execute();
+}

@@ -53,6 +53,8 @@ export interface ImportLineOptions {
    * lines that were applied (a refused line's savepoint took its location with it).
    */
   locationCreated?: (name: string) => void;
+  /** a product import's currency per market (`marketCurrencies`): the currency of a market's price list it creates */
+  marketCurrencies?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -30,7 +30,7 @@ export function currencyDetail(value: string, field: string, where: ErrorDetail[
 export const decimalOf = (amount: number | string): Decimal => new Decimal(typeof amount === 'number' ? String(amount) : amount);
 
 /** The 400 detail for an amount with more decimals than the currency's minor unit has. */
-export function amountDetail(amount: number, currency: string, field: string): ErrorDetail[] {
+export function amountDetail(amount: number | string, currency: string, field: string): ErrorDetail[] {
   const digits = minorUnits(currency);
   if (decimalOf(amount).decimalPlaces() <= digits) return [];
   const unit = digits === 0 ? 'no decimals' : `at most ${digits} decimal${digits === 1 ? '' : 's'}`;

@@ -19,9 +19,12 @@
  *   record's variant (`level: 'variant'`; the product's for a simple product), or, for `level: 'image'`
  *   (Image Alt Text), on the product under `<header> #<n>`, n the image's 1-based place in `images`.
  *
- * A column not in this table is a `customFields` column: variant level when its header starts with
- * "Variant" or names a variant metafield (`… (variant.metafields.…)`) or a market's variant price
- * (`Price / …`, `Compare At Price / …`), product level otherwise (metafields, Google Shopping, `Included / …`).
+ * A market's variant prices (`Price / <Market>`, `Compare-at price / <Market>`; legacy `Compare At Price / …`)
+ * go to the price list named after the market (marketPriceColumn; src/imports/market-prices.ts).
+ *
+ * Any other column not in this table is a `customFields` column: variant level when its header starts with
+ * "Variant" or names a variant metafield (`… (variant.metafields.…)`), product level otherwise (metafields,
+ * Google Shopping, `Included / …`).
  */
 
 export type ShopifyLevel = 'product' | 'variant' | 'image';
@@ -126,7 +129,17 @@ export const SHOPIFY_PRODUCT_COLUMNS: readonly ShopifyProductColumn[] = [
 
 /** The level of a column this table does not list (see the header comment). */
 export function unlistedColumnLevel(header: string): 'product' | 'variant' {
-  return /^variant\b|\(variant\.metafields\.|^(price|compare at price) \//i.test(header.trim()) ? 'variant' : 'product';
+  return /^variant\b|\(variant\.metafields\./i.test(header.trim()) ? 'variant' : 'product';
+}
+
+/** The headers the Shopify export writes for a price list's prices (the current generation's spelling). */
+export const marketPriceHeaders = (market: string) => ({ price: `Price / ${market}`, compareAt: `Compare-at price / ${market}` });
+
+/** A market price column's market and which amount it holds, or null when the header is not one. */
+export function marketPriceColumn(header: string): { market: string; kind: 'price' | 'compareAt' } | null {
+  const match = /^(price|compare[- ]at price) \/ (.*\S)\s*$/i.exec(header.trim());
+  if (!match) return null;
+  return { market: match[2].trim(), kind: match[1].toLowerCase() === 'price' ? 'price' : 'compareAt' };
 }
 
 /** The customFields key of a per-image cell: `<header> #<n>`, n the image's 1-based place in `images`. */

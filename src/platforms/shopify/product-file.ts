@@ -1,5 +1,5 @@
 import type { CsvHeader, CsvRecord } from '../types.js';
-import { customFieldKeyOf, type ShopifyTarget, shopifyProductColumn, unlistedColumnLevel } from './product-columns.js';
+import { customFieldKeyOf, marketPriceColumn, type ShopifyTarget, shopifyProductColumn, unlistedColumnLevel } from './product-columns.js';
 
 /** A column of the file, resolved once per file: its header as written, its position, where it lands. */
 export interface FileColumn {
@@ -19,14 +19,23 @@ export interface ShopifyFile {
   options: { name?: FileColumn; value?: FileColumn }[];
   statusColumns: FileColumn[];
   custom: FileColumn[];
+  /** the market price columns (`Price / <Market>`, `Compare-at price / <Market>`), by market (lower case) */
+  markets: Map<string, { market: string; price?: FileColumn; compareAt?: FileColumn }>;
 }
 
 /** Resolves the header row once per file: which column is which. */
 export function resolve(header: CsvHeader): ShopifyFile {
-  const file: ShopifyFile = { header, by: {}, options: [{}, {}, {}], statusColumns: [], custom: [] };
+  const file: ShopifyFile = { header, by: {}, options: [{}, {}, {}], statusColumns: [], custom: [], markets: new Map() };
   header.names.forEach((name, index) => {
     if (name.trim() === '' || header.index(name) !== index) return;
     const entry = shopifyProductColumn(name);
+    const market = entry ? null : marketPriceColumn(name);
+    if (market) {
+      const slot = file.markets.get(market.market.toLowerCase()) ?? { market: market.market };
+      slot[market.kind] ??= { index, header: name, key: name, target: 'customFields', level: 'variant' };
+      file.markets.set(market.market.toLowerCase(), slot);
+      return;
+    }
     const column: FileColumn = entry
       ? { index, header: name, key: customFieldKeyOf(name), target: entry.target, level: entry.level, option: entry.option }
       : { index, header: name, key: name, target: 'customFields', level: unlistedColumnLevel(name) };

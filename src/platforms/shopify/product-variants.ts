@@ -1,5 +1,5 @@
 import { generateSku, type LineBuilder, numberCell, putKey, putKeys } from '../lines.js';
-import type { CsvRecord } from '../types.js';
+import type { CsvRecord, MarketCell, MarketPrice } from '../types.js';
 import { INVENTORY_TRACKER, imageFieldKey, type ShopifyTarget } from './product-columns.js';
 import { cellOf, type FileColumn, type ShopifyFile } from './product-file.js';
 
@@ -108,11 +108,31 @@ function variantCells(file: ShopifyFile, line: LineBuilder, record: CsvRecord, p
   return { values, custom };
 }
 
+/** A record's cells in the market price columns: one entry per market with a cell (sku null: a simple product). */
+function marketPricesOf(file: ShopifyFile, record: CsvRecord, sku: string | null): MarketPrice[] {
+  const cell = (column: FileColumn | undefined): MarketCell | null => {
+    const text = cellOf(record, column);
+    return column && text !== '' ? { text, line: record.line, column: column.header } : null;
+  };
+  return [...file.markets.values()].flatMap((slot) => {
+    const price = cell(slot.price);
+    const compareAt = cell(slot.compareAt);
+    if (!price && !compareAt) return [];
+    const header = slot.price?.header ?? `Price / ${slot.market}`;
+    return [{ market: slot.market, sku, price: price ?? { text: '', line: record.line, column: header }, compareAt }];
+  });
+}
+
 /**
  * The options and variants (or a simple product's own fields). Option names come from the first record;
  * a record with an option value is a variant, one without is an image row.
  */
-export function readVariants(file: ShopifyFile, line: LineBuilder, records: readonly CsvRecord[], fields: Record<string, unknown>): void {
+export function readVariants(
+  file: ShopifyFile,
+  line: LineBuilder,
+  records: readonly CsvRecord[],
+  fields: Record<string, unknown>,
+): MarketPrice[] {
   const first = records[0];
   const slots = file.options.filter((slot): slot is { name: FileColumn; value?: FileColumn } => cellOf(first, slot.name) !== '');
   const names = slots.map((slot) => cellOf(first, slot.name));
@@ -120,8 +140,9 @@ export function readVariants(file: ShopifyFile, line: LineBuilder, records: read
     const { values, custom } = variantCells(file, line, first, '', true);
     Object.assign(line.value, values);
     putKeys(fields, custom);
-    return;
+    return marketPricesOf(file, first, null);
   }
+  const markets: MarketPrice[] = [];
   const optionValues = names.map(() => new Map<string, number>());
   const variants: Record<string, unknown>[] = [];
   slots.forEach((slot, i) => {
@@ -143,10 +164,12 @@ export function readVariants(file: ShopifyFile, line: LineBuilder, records: read
     line.source(`${path}attributes`, record.line, slots[0].value?.header);
     const { values, custom } = variantCells(file, line, record, path, false);
     values.sku ??= generateSku(line, path, attributes, { line: record.line, column: file.by.sku?.header ?? null });
+    markets.push(...marketPricesOf(file, record, String(values.sku)));
     variants.push({ attributes, ...values, ...(Object.keys(custom).length > 0 ? { customFields: custom } : {}) });
   }
   line.value.options = names.map((name, i) => ({ name, values: [...optionValues[i].keys()] }));
   // exactly the combinations the rows list (CONTRACT §10.4): never one the file does not have
   line.value.variants = variants;
   line.value.variantsExactly = true;
+  return markets;
 }

@@ -2,6 +2,7 @@ import type { Product } from '../../products/index.js';
 import type { CustomFields } from '../../shared/index.js';
 import {
   INVENTORY_TRACKER,
+  marketPriceHeaders,
   parseImageFieldKey,
   SHOPIFY_PRODUCT_COLUMNS,
   type ShopifyTarget,
@@ -73,8 +74,11 @@ export function productKeyColumn(key: string): { column: string; image?: number 
   return SHOPIFY_SHAPED.test(key.trim()) ? { column: key.trim() } : null;
 }
 
-/** The header row: the current generation's columns, then the Shopify columns the store's customFields keys name beyond them. */
-export function shopifyProductColumns(customFieldKeys: Iterable<string>): string[] {
+/**
+ * The header row: the current generation's columns, the Shopify columns the store's customFields keys name
+ * beyond them, then each price list's market columns (`Price / <name>`, `Compare-at price / <name>`).
+ */
+export function shopifyProductColumns(customFieldKeys: Iterable<string>, listNames: readonly string[] = []): string[] {
   const seen = new Set(TABLE_COLUMNS.map((name) => name.toLowerCase()));
   const extra = new Set<string>();
   for (const key of customFieldKeys) {
@@ -84,8 +88,18 @@ export function shopifyProductColumns(customFieldKeys: Iterable<string>): string
       extra.add(column);
     }
   }
-  return [...TABLE_COLUMNS, ...[...extra].sort()];
+  const markets = listNames.flatMap((name) => Object.values(marketPriceHeaders(name))).filter((column) => !seen.has(column.toLowerCase()));
+  return [...TABLE_COLUMNS, ...[...extra].sort(), ...markets];
 }
+
+/** A price list the export writes the market columns of. */
+export interface MarketList {
+  id: string;
+  name: string;
+}
+
+/** An item's fixed prices per list id, amounts as text with the list's currency's decimals. */
+export type MarketPrices = ReadonlyMap<string, ReadonlyMap<string, { price: string; comparePrice: string | null }>>;
 
 type Value = string | number | boolean | null | undefined;
 /** A row being built: its cells in column order, '' where nothing was written; a number column's cell a number. */
@@ -131,9 +145,13 @@ export class ShopifyProductWriter {
   private readonly status: number;
   private readonly published: number;
   private readonly tracker: number;
+  private readonly markets: { id: string; price: number; compareAt: number }[];
 
-  constructor(customFieldKeys: Iterable<string>) {
-    this.columns = shopifyProductColumns(customFieldKeys);
+  constructor(customFieldKeys: Iterable<string>, lists: readonly MarketList[] = []) {
+    this.columns = shopifyProductColumns(
+      customFieldKeys,
+      lists.map((list) => list.name),
+    );
     this.columns.forEach((column, i) => {
       if (!this.position.has(column.toLowerCase())) this.position.set(column.toLowerCase(), i);
     });
@@ -145,10 +163,14 @@ export class ShopifyProductWriter {
       optionValue: optionValue.map(of),
     };
     [this.status, this.published, this.tracker] = [of(STATUS_COLUMN), of(PUBLISHED), of(INVENTORY_TRACKER)];
+    this.markets = lists.map((list) => {
+      const headers = marketPriceHeaders(list.name);
+      return { id: list.id, price: of(headers.price), compareAt: of(headers.compareAt) };
+    });
   }
 
-  /** The product's rows, cells in the order of `columns`. */
-  rows(product: Product): Row[] {
+  /** The product's rows, cells in the order of `columns`; `prices`: its items' fixed prices in the lists, by item id. */
+  rows(product: Product, prices: MarketPrices = new Map()): Row[] {
     const rows: Row[] = [];
     const row = (n: number) => {
       while (rows.length <= n) rows.push(new Array<string | number>(this.columns.length).fill(''));
@@ -161,6 +183,7 @@ export class ShopifyProductWriter {
       put(row(0), at.optionValue[0], 'Default Title');
       const { sku, price, comparePrice, totalStock, barcode, weightGrams } = product;
       this.sellableCells({ sku, price, salePrice: comparePrice, stock: totalStock, barcode, weightGrams }, product.customFields, row(0));
+      this.marketCells(prices.get(product.id), row(0));
     } else {
       const names = product.options.map((option) => option.name);
       joinedOptions(names).forEach((name, i) => {
@@ -172,6 +195,7 @@ export class ShopifyProductWriter {
           put(cells, at.optionValue[i], value);
         });
         this.sellableCells(variant, variant.customFields, cells);
+        this.marketCells(prices.get(variant.id), cells);
         this.customCells(variant.customFields, cells, row);
       });
     }
@@ -235,6 +259,16 @@ export class ShopifyProductWriter {
     put(row, at.barcode, item.barcode);
     put(row, at.weightGrams, item.weightGrams);
     put(row, at.image, item.image);
+  }
+
+  /** An item's fixed prices into its lists' market columns. */
+  private marketCells(prices: ReadonlyMap<string, { price: string; comparePrice: string | null }> | undefined, row: Row): void {
+    if (!prices) return;
+    for (const market of this.markets) {
+      const fixed = prices.get(market.id);
+      put(row, market.price, fixed?.price);
+      put(row, market.compareAt, fixed?.comparePrice);
+    }
   }
 
   /** customFields into the cells no field wrote: an image's cell in the row of that image (`row(n - 1)`). */

@@ -69,9 +69,10 @@ function buildProduct(file: ShopifyFile, records: readonly CsvRecord[]): LayoutL
   const customFields: Record<string, unknown> = {};
   productCustomFields(file, line, first, customFields);
   readImages(file, line, records, customFields);
-  readVariants(file, line, records, customFields);
+  const marketPrices = readVariants(file, line, records, customFields);
   if (Object.keys(customFields).length > 0) line.value.customFields = customFields;
-  return line.done(records[records.length - 1].line);
+  const done = line.done(records[records.length - 1].line);
+  return marketPrices.length > 0 ? { ...done, marketPrices } : done;
 }
 
 /** Image rows a product's rows may hold: the default of STOREFRONT_MEDIA_MAX_IMAGES (a file is read without a store's settings). */
