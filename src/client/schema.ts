@@ -8407,6 +8407,11 @@ export interface operations {
                 format?: "shopify" | "woocommerce";
                 /** @description check every line exactly as a real run would; the job reports its counters and errors and writes nothing */
                 dryRun?: boolean;
+                /**
+                 * @description products from Shopify's CSV: the currency (ISO 4217) of the price list each market's `Price / <Market>` column creates, as `International:EUR,UK:GBP`; a market not named gets the store's currency (a list that exists keeps its own)
+                 * @example International:EUR,UK:GBP
+                 */
+                marketCurrencies?: string;
             };
             header?: {
                 /** @description Safe retries: 1-255 printable ASCII characters, kept per store (docs/safe-writes.md) */

@@ -82,7 +82,10 @@ const SHOPIFY: Record<string, CsvExport> = {
   products: {
     open: async (db, storeId) => {
       const writer = new ShopifyProductWriter(await keysOf(db, storeId, ['products', 'variants']), await listsWithPrices(db, storeId));
-      return { columns: writer.columns, rows: (record) => writer.rows((record as PricedProduct).product, (record as PricedProduct).prices) };
+      return {
+        columns: writer.columns,
+        rows: (record) => writer.rows((record as PricedProduct).product, (record as PricedProduct).prices),
+      };
     },
     read: productsWithPrices,
     quoting: exportQuoting('shopify', 'products'),

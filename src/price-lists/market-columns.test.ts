@@ -24,7 +24,12 @@ const MARKET_CELLS: Record<string, string[]> = {
   PNT_DEN_305: ['95.00', '', '', ''],
   HAT_GRY_275: ['17.99', '', '16.50', '21.00'],
 };
-const MARKET_HEADERS = ['Price / United States', 'Compare At Price / United States', 'Price / International', 'Compare At Price / International'];
+const MARKET_HEADERS = [
+  'Price / United States',
+  'Compare At Price / United States',
+  'Price / International',
+  'Compare At Price / International',
+];
 
 function template(cells: Record<string, string[]> = MARKET_CELLS): string {
   const [header, ...rows] = parse(csvFixture('shopify-legacy-template.csv')) as string[][];
@@ -32,7 +37,10 @@ function template(cells: Record<string, string[]> = MARKET_CELLS): string {
   const sku = header.indexOf('Variant SKU');
   for (const row of rows) {
     const given = cells[row[sku]];
-    if (given) at.forEach((index, i) => (row[index] = given[i]));
+    if (!given) continue;
+    at.forEach((index, i) => {
+      row[index] = given[i];
+    });
   }
   return [header, ...rows].map((row) => `${csvRow(row)}\n`).join('');
 }
@@ -61,15 +69,22 @@ describe("Shopify's market price columns", () => {
     const prices = (await t.call(store, 'GET', `/price-lists/${international.id}/prices?limit=100`)).body.data;
     expect(prices.find((price: { variantId: string }) => price.variantId === first.id)).toMatchObject({ price: 23.5, comparePrice: 29.9 });
     const hat = await productByHandle(t, store, 'example-hat');
-    expect(prices.find((price: { productId: string }) => price.productId === hat.id)).toMatchObject({ variantId: null, price: 16.5, comparePrice: 21 });
+    expect(prices.find((price: { productId: string }) => price.productId === hat.id)).toMatchObject({
+      variantId: null,
+      price: 16.5,
+      comparePrice: 21,
+    });
     expect(prices).toHaveLength(5);
 
     const exported = parse(await shopifyExport(t, store, 'products'), { columns: true }) as Record<string, string>[];
     for (const [sku, cells] of Object.entries(MARKET_CELLS)) {
       const row = exported.find((record) => record.SKU === sku) as Record<string, string>;
-      const written = ['Price / United States', 'Compare-at price / United States', 'Price / International', 'Compare-at price / International'].map(
-        (column) => row[column],
-      );
+      const written = [
+        'Price / United States',
+        'Compare-at price / United States',
+        'Price / International',
+        'Compare-at price / International',
+      ].map((column) => row[column]);
       expect(written, sku).toEqual(cells);
     }
   });
@@ -86,7 +101,10 @@ describe("Shopify's market price columns", () => {
   it("refuses a line whose amount has more decimals than its market's currency, naming the cell", async () => {
     const store = await t.newStore();
     // yen amounts for the others (JPY has no decimals), one with a decimal for the hat
-    const yen = Object.entries(MARKET_CELLS).map(([sku, [usd, usdCompare, eur, eurCompare]]) => [sku, [usd, usdCompare, eur && '2500', eurCompare && '3000']]);
+    const yen = Object.entries(MARKET_CELLS).map(([sku, [usd, usdCompare, eur, eurCompare]]) => [
+      sku,
+      [usd, usdCompare, eur && '2500', eurCompare && '3000'],
+    ]);
     const cells = { ...Object.fromEntries(yen), HAT_GRY_275: ['17.99', '', '1650.5', ''] };
     const { job, errors } = await importCsv(t, store, 'products', template(cells), '&marketCurrencies=International:JPY');
     expect(job.created).toBe(2);
@@ -110,13 +128,15 @@ describe("Shopify's market price columns", () => {
     expect(real.errors).toMatchObject([{ column: 'Price / United States' }]);
   });
 
-  it.each(['International:XYZ', 'International', 'International:EUR,international:GBP', 'International:eur'])(
-    'marketCurrencies=%s is a 400 naming it, before the body is read',
-    async (value) => {
-      const store = await t.newStore();
-      const reply = await postCsv(t, store, 'products', template(), `&marketCurrencies=${encodeURIComponent(value)}`);
-      expect(reply.status).toBe(400);
-      expect(reply.body.error.details[0]).toMatchObject({ field: 'marketCurrencies', in: 'query' });
-    },
-  );
+  it.each([
+    'International:XYZ',
+    'International',
+    'International:EUR,international:GBP',
+    'International:eur',
+  ])('marketCurrencies=%s is a 400 naming it, before the body is read', async (value) => {
+    const store = await t.newStore();
+    const reply = await postCsv(t, store, 'products', template(), `&marketCurrencies=${encodeURIComponent(value)}`);
+    expect(reply.status).toBe(400);
+    expect(reply.body.error.details[0]).toMatchObject({ field: 'marketCurrencies', in: 'query' });
+  });
 });

@@ -85,7 +85,5 @@ export async function maxPriceDecimals(db: Db, storeId: string, id: string): Pro
 
 /** The store's list of that name, compared as names are kept unique: case-insensitively. */
 export function findPriceListByName(db: Db, storeId: string, name: string): Promise<PriceListRow | undefined> {
-  return selectPriceLists(db, storeId)
-    .where(sql<boolean>`lower(name) = lower(${name})`)
-    .executeTakeFirst();
+  return selectPriceLists(db, storeId).where(sql<boolean>`lower(name) = lower(${name})`).executeTakeFirst();
 }
