@@ -5,6 +5,7 @@ import { CsvHeader } from '../types.js';
 import { WOO_PRODUCT_COLUMNS, wooProductColumn } from '../woocommerce/product-columns.js';
 import {
   imageFieldKey,
+  marketPriceColumn,
   parseImageFieldKey,
   SHOPIFY_PRODUCT_COLUMNS,
   shopifyProductColumn,
@@ -40,12 +41,19 @@ describe('the Shopify product column table', () => {
     expect(shopifyProductColumn('Color (product.metafields.shopify.color-pattern)')).toBeUndefined();
   });
 
-  it('levels unlisted columns: variant metafields and market prices per variant, the rest per product', () => {
+  it('levels unlisted columns: variant metafields per variant, the rest per product', () => {
     expect(unlistedColumnLevel('Variant Metafield: custom.color')).toBe('variant');
     expect(unlistedColumnLevel('Size (variant.metafields.custom.size)')).toBe('variant');
-    expect(unlistedColumnLevel('Price / International')).toBe('variant');
     expect(unlistedColumnLevel('Included / International')).toBe('product');
     expect(unlistedColumnLevel('Color (product.metafields.shopify.color-pattern)')).toBe('product');
+  });
+
+  it("reads a market price column's market and amount, in either generation's spelling", () => {
+    expect(marketPriceColumn('Price / International')).toEqual({ market: 'International', kind: 'price' });
+    expect(marketPriceColumn('Compare At Price / United States')).toEqual({ market: 'United States', kind: 'compareAt' });
+    expect(marketPriceColumn('compare-at price / UK ')).toEqual({ market: 'UK', kind: 'compareAt' });
+    expect(marketPriceColumn('Included / International')).toBeNull();
+    expect(marketPriceColumn('Price')).toBeNull();
   });
 
   it('writes and reads per-image keys', () => {
