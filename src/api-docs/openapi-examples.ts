@@ -125,6 +125,7 @@ export const COMPONENT_EXAMPLES: Record<string, unknown> = {
     lastName: 'Lovelace',
     phoneNumber: '+44 20 7946 0000',
     customFields: { 'shopify.Accepts Email Marketing': true },
+    tags: ['vip'],
     address: {
       name: 'Ada Lovelace',
       house: '12',

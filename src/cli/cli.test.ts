@@ -95,7 +95,7 @@ describe('storefront export (against the real server)', () => {
       STOREFRONT_API_KEY: key,
     });
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toBe('storefront: --format shopify exports products, customers, orders only\n');
+    expect(usage.stderr).toBe('storefront: --format shopify exports products, customers, orders, inventory only\n');
   });
 
   it('fails in one line, never a stack: a missing scope, a bad key, no server, a bad resource', async () => {

@@ -1953,6 +1953,9 @@ export interface components {
          *       "customFields": {
          *         "shopify.Accepts Email Marketing": true
          *       },
+         *       "tags": [
+         *         "vip"
+         *       ],
          *       "address": {
          *         "name": "Ada Lovelace",
          *         "house": "12",

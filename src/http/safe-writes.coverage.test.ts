@@ -31,6 +31,9 @@ const CREATE_BODIES: Record<string, object> = {
   '/customers': { userName: 'coverage', password: '12345678' },
   '/locations': { name: 'Coverage' },
   '/orders': order,
+  '/price-lists': { name: 'Coverage', currency: 'EUR' },
+  // to a missing list: a recorded 404
+  '/price-lists/{id}/prices/delete': { items: [{ productId: newId() }] },
   '/products': { title: 'Coverage' },
   '/webhooks': { url: 'https://hooks.example.test/coverage', events: ['*'] },
   // A replay needs a range (400 otherwise, which records nothing); to a missing webhook it is a recorded 404.
