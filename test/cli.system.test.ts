@@ -94,7 +94,13 @@ describe('the storefront CLI', () => {
     expect(created.code, created.stderr).toBe(0);
     await cli(['admins', 'create', '--store', slug, '--email', 'two@list.test', '--password', 'long-secret-2'], own);
     const stores = JSON.parse((await cli(['stores', 'list'], own)).stdout);
-    expect(stores).toContainEqual({ id: JSON.parse(created.stdout).store.id, slug, name: 'List', currency: 'USD', createdAt: expect.any(String) });
+    expect(stores).toContainEqual({
+      id: JSON.parse(created.stdout).store.id,
+      slug,
+      name: 'List',
+      currency: 'USD',
+      createdAt: expect.any(String),
+    });
     const admins = JSON.parse((await cli(['admins', 'list', '--store', slug], own)).stdout);
     expect(admins).toEqual([
       { id: expect.any(String), store: slug, email: 'one@list.test', createdAt: expect.any(String) },
