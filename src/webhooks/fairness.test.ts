@@ -171,7 +171,7 @@ describe("a noisy store's hanging receivers and long import do not hold back a q
     await t.call(quiet, 'POST', '/webhooks', { url: ok.url, events: ['product.created'] });
     await t.call(noisy, 'POST', '/collections', { title: 'A1' });
     await t.call(noisy, 'POST', '/collections', { title: 'A2' });
-    const lines = Array.from({ length: 3_000 }, (_, i) => JSON.stringify({ handle: `a-${i}`, title: `A ${i}`, price: 1 }));
+    const lines = Array.from({ length: 12_000 }, (_, i) => JSON.stringify({ handle: `a-${i}`, title: `A ${i}`, price: 1 }));
     const long = await t.call(noisy, 'POST', '/imports?resource=products', lines.join('\n'), { 'content-type': 'application/x-ndjson' });
     expect(long.status).toBe(202);
     // A's attempts hang and its import has committed a batch before B does anything
@@ -203,7 +203,7 @@ describe("a noisy store's hanging receivers and long import do not hold back a q
     expect(done).toMatchObject({ status: 'succeeded', created: 1 });
     // order, not speed: A's import was still running when B's had finished
     expect(noisyThen.status).toBe('running');
-    expect(noisyThen.processed).toBeLessThan(3_000);
+    expect(noisyThen.processed).toBeLessThan(12_000);
     // both of B's products (the write and the imported line) reached B's receiver, within a generous bound
     expect(ok.arrivals).toHaveLength(2);
     expect(Math.max(...ok.arrivals) - startedAt).toBeLessThan(45_000);
