@@ -4,4 +4,4 @@ export { type ExportedList, type ItemMarketPrices, listsWithPrices, pricesOfItem
 export { type MarketItemPrice, marketCurrencyOf, setMarketPrices } from './prices.import.js';
 export { type ProductListPriceRow, selectProductListPrices } from './prices.sql.js';
 export { PriceContextQuery, ResolvedPrice } from './resolver.schema.js';
-export { resolveProductPrices } from './resolver.service.js';
+export { resolvedPricesOfProduct } from './resolver.service.js';

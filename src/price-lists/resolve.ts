@@ -84,15 +84,77 @@ interface Candidate {
   comparePrice: string | null;
 }
 
-/** The lowest price; candidates come oldest list first, so a strict `<` keeps the oldest of equals. */
-function lowest(candidates: Candidate[]): Candidate | undefined {
-  let best: Candidate | undefined;
-  for (const candidate of candidates) if (!best || compareAmounts(candidate.price, best.price) < 0) best = candidate;
-  return best;
+/** A fixed price of an applying list, with the list's place among them (oldest first: 0). */
+interface RankedPrice {
+  rank: number;
+  row: FixedPrice;
 }
 
-function resolveItem(item: ResolverItem, lists: ResolverList[], fixed: Map<string, FixedPrice>, context: ResolveContext): ResolvedPrice {
-  const itemId = item.variantId ?? item.productId;
+/**
+ * The fixed prices of the applying lists, by item: one pass over the rows, so an item looks only at its own
+ * prices (not at every list: a key string per item and list was most of GET /prices' garbage).
+ */
+function fixedByItem(fixedPrices: readonly FixedPrice[], applying: ResolverList[]): Map<string, RankedPrice[]> {
+  const rankOf = new Map(applying.map((list, rank) => [list.id, rank]));
+  const byItem = new Map<string, RankedPrice[]>();
+  for (const row of fixedPrices) {
+    const rank = rankOf.get(row.listId);
+    if (rank === undefined) continue;
+    const prices = byItem.get(row.itemId);
+    if (prices) prices.push({ rank, row });
+    else byItem.set(row.itemId, [{ rank, row }]);
+  }
+  return byItem;
+}
+
+/** The lowest price, and of equal prices the oldest list's (the smaller rank). */
+function lowestFixed(prices: RankedPrice[] | undefined): FixedPrice | undefined {
+  if (!prices) return undefined;
+  let best = prices[0];
+  for (let i = 1; i < prices.length; i++) {
+    const order = compareAmounts(prices[i].row.price, best.row.price);
+    if (order < 0 || (order === 0 && prices[i].rank < best.rank)) best = prices[i];
+  }
+  return best.row;
+}
+
+/**
+ * The applying lists with an adjustment (oldest first), each with the adjusted amounts it has computed: items
+ * of a product often share a base price, and only the winner's compare price is needed.
+ */
+interface AdjustingList {
+  list: ResolverList & { adjustment: PercentAdjustment };
+  adjusted: Map<string, string>;
+}
+
+function adjustedBy(adjusting: AdjustingList, amount: string, currency: string): string {
+  let adjusted = adjusting.adjusted.get(amount);
+  if (adjusted === undefined) {
+    adjusted = adjustedAmount(amount, adjusting.list.adjustment, currency);
+    adjusting.adjusted.set(amount, adjusted);
+  }
+  return adjusted;
+}
+
+/** The lowest adjusted price of a base price; lists come oldest first, so a strict `<` keeps the oldest of equals. */
+function lowestAdjusted(item: ResolverItem & { price: string }, adjusting: AdjustingList[], currency: string): Candidate | undefined {
+  let best: { by: AdjustingList; price: string } | undefined;
+  for (const by of adjusting) {
+    const price = adjustedBy(by, item.price, currency);
+    if (!best || compareAmounts(price, best.price) < 0) best = { by, price };
+  }
+  if (!best) return undefined;
+  const comparePrice = item.comparePrice === null ? null : adjustedBy(best.by, item.comparePrice, currency);
+  return { listId: best.by.list.id, price: best.price, comparePrice };
+}
+
+interface Resolving {
+  context: ResolveContext;
+  fixed: Map<string, RankedPrice[]>;
+  adjusting: AdjustingList[];
+}
+
+function resolveItem(item: ResolverItem, { context, fixed, adjusting }: Resolving): ResolvedPrice {
   const answer = (basis: PriceBasis, chosen: Candidate | null): ResolvedPrice => ({
     productId: item.productId,
     variantId: item.variantId,
@@ -102,24 +164,14 @@ function resolveItem(item: ResolverItem, lists: ResolverList[], fixed: Map<strin
     priceListId: basis === 'base' ? null : (chosen?.listId ?? null),
     basis,
   });
-  const fixedPrice = lowest(lists.flatMap((list) => fixed.get(`${list.id}/${itemId}`) ?? []));
+  const fixedPrice = lowestFixed(fixed.get(item.variantId ?? item.productId));
   if (fixedPrice) return answer('fixed', fixedPrice);
   if (item.price !== null && context.currency === context.storeCurrency) {
-    const adjusted = lowest(lists.flatMap((list) => adjustedCandidate(item, list, context)));
+    const adjusted = lowestAdjusted(item as ResolverItem & { price: string }, adjusting, context.currency);
     return adjusted ? answer('adjustment', adjusted) : answer('base', { listId: '', price: item.price, comparePrice: item.comparePrice });
   }
   return answer('unavailable', null);
 }
-
-/** The item's base prices moved by the list's adjustment, if it has one (the compare price moves alike). */
-function adjustedCandidate(item: ResolverItem, { id, adjustment }: ResolverList, context: ResolveContext): Candidate[] {
-  if (!adjustment || item.price === null) return [];
-  const price = adjustedAmount(item.price, adjustment, context.currency);
-  return [{ listId: id, price, comparePrice: adjustedOrNull(item.comparePrice, adjustment, context) }];
-}
-
-const adjustedOrNull = (amount: string | null, adjustment: PercentAdjustment, context: ResolveContext) =>
-  amount === null ? null : adjustedAmount(amount, adjustment, context.currency);
 
 /** The resolved price of every item, in the order of `items`. */
 export function resolvePrices(
@@ -129,6 +181,9 @@ export function resolvePrices(
   context: ResolveContext,
 ): ResolvedPrice[] {
   const applying = applicableLists(lists, context);
-  const fixed = new Map(fixedPrices.map((row) => [`${row.listId}/${row.itemId}`, row]));
-  return items.map((item) => resolveItem(item, applying, fixed, context));
+  const adjusting = applying.flatMap((list) =>
+    list.adjustment ? [{ list: list as AdjustingList['list'], adjusted: new Map<string, string>() }] : [],
+  );
+  const resolving = { context, fixed: fixedByItem(fixedPrices, applying), adjusting };
+  return items.map((item) => resolveItem(item, resolving));
 }

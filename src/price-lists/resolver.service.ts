@@ -1,75 +1,123 @@
 import type { Db } from '../db/index.js';
 import { type ErrorDetail, validationError } from '../errors.js';
+import { batchedRead } from '../reads/index.js';
 import { currencyDetail, isId } from '../shared/index.js';
-import { storeCurrency } from '../stores/index.js';
-import { applicableLists, type ResolvedPrice as ResolvedRow, type ResolverList, resolvePrices } from './resolve.js';
+import { type ResolvedPrice as ResolvedRow, type ResolverList, resolvePrices } from './resolve.js';
 import { MAX_PRICED_PRODUCTS, type PriceContextQuery, type PricesQuery, type ResolvedPrice } from './resolver.schema.js';
-import { type ListRow, selectActiveLists, selectCustomerTags, selectFixedPrices, selectPricedItems } from './resolver.sql.js';
+import { type FixedTuple, type ItemTuple, type ListTuple, type PricingRow, selectPricing } from './resolver.sql.js';
 
 const queryDetail = (field: string, message: string): ErrorDetail => ({ field, in: 'query', message });
-const dateOrNull = (value: Date | string | null) => (value === null ? null : new Date(value));
+const dateOrNull = (value: string | null) => (value === null ? null : new Date(value));
 
-function toResolverList(row: ListRow): ResolverList {
+function toResolverList([
+  id,
+  currency,
+  status,
+  startsAt,
+  endsAt,
+  customerTags,
+  adjustmentType,
+  adjustmentValue,
+  createdAt,
+]: ListTuple): ResolverList {
   const adjustment =
-    row.adjustment_type && row.adjustment_value !== null
-      ? { type: row.adjustment_type as 'percentageDecrease' | 'percentageIncrease', value: row.adjustment_value }
+    adjustmentType && adjustmentValue !== null
+      ? { type: adjustmentType as 'percentageDecrease' | 'percentageIncrease', value: adjustmentValue }
       : null;
   return {
-    id: row.id,
-    currency: row.currency,
-    status: row.status,
-    startsAt: dateOrNull(row.starts_at),
-    endsAt: dateOrNull(row.ends_at),
-    customerTags: row.customer_tags,
+    id,
+    currency,
+    status,
+    startsAt: dateOrNull(startsAt),
+    endsAt: dateOrNull(endsAt),
+    customerTags,
     adjustment,
-    createdAt: new Date(row.created_at),
+    createdAt: new Date(createdAt),
   };
 }
 
 /** The amounts leave as JSON numbers (the decimal text's own spelling, as products' prices do). */
 const toOutput = (row: ResolvedRow): ResolvedPrice => ({
-  ...row,
+  productId: row.productId,
+  variantId: row.variantId,
+  currency: row.currency,
   price: row.price === null ? null : Number(row.price),
   comparePrice: row.comparePrice === null ? null : Number(row.comparePrice),
+  priceListId: row.priceListId,
+  basis: row.basis,
 });
 
-/** The customer's tags (null: no customer), or a 400 naming customerId. */
-async function customerTagsOf(db: Db, storeId: string, customerId: string | undefined): Promise<string[] | null> {
-  if (customerId === undefined) return null;
-  const tags = isId(customerId) ? await selectCustomerTags(db, storeId, customerId) : undefined;
-  if (tags === undefined) throw validationError([queryDetail('customerId', 'must name a customer of this store')]);
-  return tags;
+/** The query's currency and customer, checked before anything is read (400 naming the field). */
+function checkContext(query: PriceContextQuery): void {
+  const details = query.currency === undefined ? [] : currencyDetail(query.currency, 'currency', 'query');
+  if (details.length) throw validationError(details);
+  if (query.customerId !== undefined && !isId(query.customerId)) throw unknownCustomer();
+}
+
+const unknownCustomer = () => validationError([queryDetail('customerId', 'must name a customer of this store')]);
+
+/** What the statement read, resolved for the query's instant (resolve.ts holds the rule). */
+function resolveRead(pricing: PricingRow, query: PriceContextQuery & { at?: string }): ResolvedPrice[] {
+  if (query.customerId !== undefined && pricing.customer_tags === null) throw unknownCustomer();
+  const context = {
+    currency: pricing.currency,
+    storeCurrency: pricing.store_currency,
+    customerTags: pricing.customer_tags,
+    at: query.at ? new Date(query.at) : new Date(),
+  };
+  const resolved = resolvePrices(
+    pricing.items.map(([productId, variantId, price, comparePrice]) => ({ productId, variantId, price, comparePrice })),
+    pricing.lists.map(toResolverList),
+    pricing.fixed.map(([listId, itemId, , price, comparePrice]) => ({ listId, itemId, price, comparePrice })),
+    context,
+  );
+  return resolved.map(toOutput);
 }
 
 /**
  * The resolved price of every variant and simple product of the store's products among `productIds`, in
- * their order (resolve.ts holds the rule). Reads the store's currency, the customer's tags, the items and the
- * active lists of the currency, then the fixed prices of the lists that apply.
+ * their order, from one statement (resolver.sql.ts): the store's currency, the customer's tags, the items,
+ * the active lists of the currency and their fixed prices.
  */
-export async function resolveProductPrices(
+async function resolveProductPrices(
   db: Db,
   storeId: string,
   productIds: string[],
   query: PriceContextQuery & { at?: string },
 ): Promise<{ rows: ResolvedPrice[]; found: Set<string> }> {
-  const currencyOfStore = await storeCurrency(db, storeId);
-  const currency = query.currency ?? currencyOfStore;
-  const details = currencyDetail(currency, 'currency', 'query');
-  if (details.length) throw validationError(details);
-  const customerTags = await customerTagsOf(db, storeId, query.customerId);
-  const context = { currency, storeCurrency: currencyOfStore, customerTags, at: query.at ? new Date(query.at) : new Date() };
-  const [items, lists] = await Promise.all([selectPricedItems(db, storeId, productIds), selectActiveLists(db, storeId, currency)]);
-  const resolverLists = lists.map(toResolverList);
-  // only the lists that apply have a say: their fixed prices are all that is read
-  const applying = applicableLists(resolverLists, context).map((list) => list.id);
-  const fixed = await selectFixedPrices(db, storeId, applying, productIds);
-  const resolved = resolvePrices(
-    items.map((item) => ({ productId: item.product_id, variantId: item.variant_id, price: item.price, comparePrice: item.compare_price })),
-    resolverLists,
-    fixed.map((row) => ({ listId: row.price_list_id, itemId: row.item_id, price: row.price, comparePrice: row.compare_price })),
-    context,
-  );
-  return { rows: resolved.map(toOutput), found: new Set(items.map((item) => item.product_id)) };
+  checkContext(query);
+  const pricing = await selectPricing(db, storeId, { productIds, currency: query.currency, customerId: query.customerId });
+  return { rows: resolveRead(pricing, query), found: new Set(pricing.items.map((item) => item[0])) };
+}
+
+/**
+ * The resolved prices of one product's variants (or of the simple product), for GET /products/{id}: its
+ * statement is the batch of the store's priced GETs of the same currency and buyer made in the same turn
+ * (src/reads/batched-reads.ts), as the product's document is its store's batch of GETs.
+ */
+export async function resolvedPricesOfProduct(
+  db: Db,
+  storeId: string,
+  productId: string,
+  query: PriceContextQuery,
+): Promise<ResolvedPrice[]> {
+  checkContext(query);
+  const { currency, customerId } = query;
+  const read = (productIds: string[]) => selectPricing(db, storeId, { productIds, currency, customerId });
+  const pricing = db.isTransaction
+    ? await read([productId])
+    : await batchedRead(db, `pricing ${storeId} ${currency ?? ''} ${customerId ?? ''}`, productId, async (ids) =>
+        pricingByProduct(await read([...ids]), ids),
+      );
+  return pricing ? resolveRead(pricing, query) : [];
+}
+
+/** A batch's statement split by product: each its own items and fixed prices, the rest shared. */
+function pricingByProduct(pricing: PricingRow, productIds: readonly string[]): Map<string, PricingRow> {
+  const byProduct = new Map(productIds.map((id) => [id, { ...pricing, items: [] as ItemTuple[], fixed: [] as FixedTuple[] }]));
+  for (const item of pricing.items) byProduct.get(item[0])?.items.push(item);
+  for (const fixed of pricing.fixed) byProduct.get(fixed[2])?.fixed.push(fixed);
+  return byProduct;
 }
 
 /** GET /prices: the ids parsed and checked (1..250, each an id of the store's products), the rows in their order. */
@@ -82,6 +130,12 @@ export async function pricesOfProducts(db: Db, storeId: string, query: PricesQue
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length)
     throw validationError([queryDetail('productIds', `no such products in this store: ${missing.slice(0, 5).join(', ')}`)]);
-  const order = new Map(ids.map((id, index) => [id, index]));
-  return rows.sort((a, b) => (order.get(a.productId) ?? 0) - (order.get(b.productId) ?? 0));
+  // each product's items in the variants' order (the statement's), the products in the order asked
+  const byProduct = new Map<string, ResolvedPrice[]>();
+  for (const row of rows) {
+    const items = byProduct.get(row.productId);
+    if (items) items.push(row);
+    else byProduct.set(row.productId, [row]);
+  }
+  return ids.flatMap((id) => byProduct.get(id) ?? []);
 }

@@ -6,7 +6,7 @@ import { sendStoredList, sendStoredRecord, sendWrite } from '../http/index.js';
 import { PriceContextQuery } from '../price-lists/index.js';
 import type { EventType } from '../shared/index.js';
 import { DeletedEnvelope, hasScope, IdParams, ok, okList } from '../shared/index.js';
-import { getPricedProduct } from './priced.js';
+import { pricedProductDocument } from './priced.js';
 import { storedProduct } from './product-documents.sql.js';
 import { currentProduct, currentVariant } from './products.current.js';
 import { writeProductDocuments } from './products.documents.js';
@@ -85,7 +85,7 @@ function registerItemRoutes(app: App, ctx: AppContext): void {
     // else the product built from its rows.
     async (request, reply) => {
       if (request.query.currency !== undefined || request.query.customerId !== undefined) {
-        return ok(await getPricedProduct(db, request.auth.storeId, request.params.id, request.query));
+        return sendStoredRecord(reply, await pricedProductDocument(db, request.auth.storeId, request.params.id, request.query));
       }
       const stored = await storedProduct(db, request.auth.storeId, request.params.id);
       return stored ? sendStoredRecord(reply, stored) : ok(await getProduct(db, request.auth.storeId, request.params.id));

@@ -1,5 +1,6 @@
 /** The public surface of src/reads: what other folders may import. */
 
+export { batchedRead } from './batched-reads.js';
 export { selectByIds } from './by-ids.js';
 export { escapeLike, ilikeAny, ListQuery, type ListSpec, paginationOf, runList, type SortKeys } from './list.js';
 export { type CountedList, countedTotal, countedTotalSql } from './list-counts.js';

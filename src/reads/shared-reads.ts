@@ -6,7 +6,7 @@ import { type Db, readTargetOf } from '../db/index.js';
  * socket write to PostgreSQL and one page of rows instead of one each.
  *
  * The reads that arrive in the same turn of the event loop gather, and the read starts from `setImmediate`,
- * after every request read in that turn has asked, as the batched GET by id does (stored-documents.ts). While
+ * after every request read in that turn has asked, as the batched GET by id does (batched-reads.ts). While
  * an identical read is running, the gathered ones wait for it to end and then start together: sent as soon as
  * they gathered, they were a statement each whenever the engine answered more slowly than requests came (the
  * embedded engine, one session). A running read is never joined: each sharer's read starts after its request
@@ -62,7 +62,7 @@ function readsOf(db: Db): Reads {
 /**
  * `go` once nothing is running: at once when `running()` is undefined, else when what it returns has ended
  * (succeeded or failed), asked again then. How a gathered read waits for the identical read, or the batch, in
- * flight before it (here and stored-documents.ts).
+ * flight before it (here and batched-reads.ts).
  */
 export function afterRunning(running: () => Promise<unknown> | undefined, go: () => void): void {
   const current = running();

@@ -1,7 +1,6 @@
-import DataLoader from 'dataloader';
 import { sql } from 'kysely';
-import { type Db, literal, readTargetOf, type Tx, withCommit, withTx } from '../db/index.js';
-import { afterRunning } from './shared-reads.js';
+import { type Db, literal, type Tx, withCommit, withTx } from '../db/index.js';
+import { batchedRead } from './batched-reads.js';
 
 /**
  * Stored documents (migrations/0022 products, 0075 customers): a record as GET returns it, as the JSON text
@@ -36,56 +35,13 @@ export interface DocumentRow {
  * The record's stored document, unless its row has changed since it was written (or it has none).
  *
  * Outside a transaction the reads of one store's documents made in the same turn of the event loop go to
- * PostgreSQL as one statement (DataLoader, its batch sent from `setImmediate`, after every request read in that
- * turn has asked): each statement costs the server a socket write that wakes a backend, a third of a GET's
- * server time on a two-core machine (docs/decisions.md, "GET by id read in batches"). A batch is
- * one store's, so its statement names its store as every statement does; inside a transaction the read is
- * the transaction's own.
- *
- * One batch of a store's reads is in flight at a time: the reads that arrive while it runs wait for it and go
- * together as the next. Sent as soon as they arrived, they were a statement each whenever the engine answered
- * more slowly than requests came: on the embedded engine, one session, 8,000 GETs by 20 clients made 5,561
- * statements (docs/decisions.md, "GET by id read in batches"). A waiting read still goes out after it was asked, so it sees
- * what a read of its own would see.
+ * PostgreSQL as one statement (batchedRead: batched-reads.ts; docs/decisions.md, "GET by id read in batches").
+ * A batch is one store's, so its statement names its store as every statement does; inside a transaction
+ * the read is the transaction's own.
  */
 export function storedDocument(db: Db, table: DocumentTable, storeId: string, id: string): Promise<StoredDocument | undefined> {
   if (db.isTransaction) return readDocuments(db, table, storeId, [id]).then((found) => found.get(id));
-  return documentReads(db, table, storeId).load(id);
-}
-
-interface StoreReads {
-  /** the batch being gathered (it leaves when it is sent) */
-  gathering?: DataLoader<string, StoredDocument | undefined>;
-  /** the batch sent and not yet answered */
-  inFlight?: Promise<unknown>;
-}
-
-const readsOf = new WeakMap<Db, Map<string, StoreReads>>();
-
-/** The batch of `storeId`'s reads being gathered, or a new one, sent once the store's batch in flight is done. */
-function documentReads(db: Db, table: DocumentTable, storeId: string): DataLoader<string, StoredDocument | undefined> {
-  const perStore = readsOf.get(db) ?? new Map<string, StoreReads>();
-  readsOf.set(db, perStore);
-  // with read replicas: a batch is of requests routed to the same place (src/db/replicas.ts, readTargetOf)
-  const key = `${table.documents} ${storeId} ${readTargetOf(db)}`;
-  const reads = perStore.get(key) ?? {};
-  perStore.set(key, reads);
-  reads.gathering ??= new DataLoader(
-    async (ids: readonly string[]) => {
-      reads.gathering = undefined;
-      const flight = readDocuments(db, table, storeId, ids);
-      reads.inFlight = flight;
-      try {
-        const found = await flight;
-        return ids.map((id) => found.get(id));
-      } finally {
-        if (reads.inFlight === flight) reads.inFlight = undefined;
-        if (!reads.gathering && !reads.inFlight) perStore.delete(key);
-      }
-    },
-    { cache: false, maxBatchSize: 100, batchScheduleFn: (send) => setImmediate(() => afterRunning(() => reads.inFlight, send)) },
-  );
-  return reads.gathering;
+  return batchedRead(db, `${table.documents} ${storeId}`, id, (ids) => readDocuments(db, table, storeId, ids));
 }
 
 /** The current documents of the store's records among `ids`, by id. */

@@ -42,12 +42,76 @@ export type PercentAdjustment = { type: 'percentageDecrease' | 'percentageIncrea
 /**
  * A base price (a NUMERIC's text) moved by a percentage and rounded half-up (away from zero at the half) to the
  * currency's minor unit, as a decimal string: 19.99 USD less 15% is 16.9915, so 16.99; 10.005 is 10.01.
+ * Plain non-negative amounts are computed in integers (adjustedInIntegers), the rest with decimal.js: the same text.
  */
 export function adjustedAmount(base: string, adjustment: PercentAdjustment, currency: string): string {
+  const digits = minorUnits(currency);
+  const inIntegers = adjustedInIntegers(base, String(adjustment.value), adjustment.type === 'percentageDecrease', digits);
+  if (inIntegers !== undefined) return inIntegers;
   const percent = decimalOf(adjustment.value);
   const factor = adjustment.type === 'percentageDecrease' ? new Decimal(100).minus(percent) : new Decimal(100).plus(percent);
-  return new Decimal(base).times(factor).dividedBy(100).toDecimalPlaces(minorUnits(currency), Decimal.ROUND_HALF_UP).toString();
+  return new Decimal(base).times(factor).dividedBy(100).toDecimalPlaces(digits, Decimal.ROUND_HALF_UP).toString();
 }
 
-/** Compares two decimal strings exactly (negative: a < b). */
-export const compareAmounts = (a: string, b: string): number => new Decimal(a).comparedTo(b);
+/** A non-negative decimal without exponent or sign, as NUMERIC's text spells it ("19.99", "0", "1000.5"). */
+const PLAIN_AMOUNT = /^(\d+)(?:\.(\d+))?$/;
+/** decimal.js keeps 20 significant digits per operation (its default precision), and writes 1e21 and up with an exponent */
+const EXACT_DIGITS = 20;
+
+/**
+ * `adjustedAmount` in integer minor units, exact (the resolver computes it per item and list: decimal.js cost a
+ * tenth of GET /prices' CPU): base × (100 ∓ percent) as one integer over a power of ten, rounded half-up to
+ * the currency's digits, written as decimal.js writes it (no trailing zeros). Undefined where decimal.js would
+ * round an intermediate (more than 20 significant digits), write an exponent (more than 6 decimals
+ * or 21 digits), or meet a sign or exponent in
+ * the input, or the factor is negative (a decrease above 100%): those go through decimal.js itself.
+ */
+export function adjustedInIntegers(base: string, percent: string, decrease: boolean, digits: number): string | undefined {
+  const amount = PLAIN_AMOUNT.exec(base);
+  const rate = PLAIN_AMOUNT.exec(percent);
+  if (!amount || !rate) return undefined;
+  const [amountFraction, rateFraction] = [amount[2] ?? '', rate[2] ?? ''];
+  const hundred = 100n * 10n ** BigInt(rateFraction.length);
+  const rateUnits = BigInt(rate[1] + rateFraction);
+  const factor = decrease ? hundred - rateUnits : hundred + rateUnits;
+  if (factor < 0n || significantDigits(factor) > EXACT_DIGITS || digits > 6) return undefined;
+  const exact = BigInt(amount[1] + amountFraction) * factor;
+  if (significantDigits(exact) > EXACT_DIGITS) return undefined;
+  // exact / 10^scale is the adjusted amount; keep at most `digits` decimals, the half going up
+  const scale = amountFraction.length + rateFraction.length + 2;
+  const kept = Math.min(scale, digits);
+  const divisor = 10n ** BigInt(scale - kept);
+  const rounded = (exact + divisor / 2n) / divisor;
+  const text = decimalText(rounded, kept);
+  return text.length - (kept > 0 ? kept + 1 : 0) > EXACT_DIGITS ? undefined : text;
+}
+
+function significantDigits(value: bigint): number {
+  const text = value.toString().replace(/0+$/, '');
+  return text === '' ? 0 : text.length;
+}
+
+/** An integer over 10^scale as a decimal text without trailing zeros ("16.90" is "16.9", "5.00" is "5"). */
+function decimalText(units: bigint, scale: number): string {
+  if (scale === 0) return units.toString();
+  const padded = units.toString().padStart(scale + 1, '0');
+  const fraction = padded.slice(-scale).replace(/0+$/, '');
+  const whole = padded.slice(0, -scale);
+  return fraction === '' ? whole : `${whole}.${fraction}`;
+}
+
+/**
+ * Compares two decimal strings exactly (negative: a < b). Plain non-negative amounts (NUMERIC's text, which
+ * the resolver compares per candidate) digit by digit, without building decimals; anything else with decimal.js.
+ */
+export function compareAmounts(a: string, b: string): number {
+  const x = PLAIN_AMOUNT.exec(a);
+  const y = PLAIN_AMOUNT.exec(b);
+  if (!x || !y) return new Decimal(a).comparedTo(b);
+  const [xWhole, yWhole] = [x[1].replace(/^0+(?=\d)/, ''), y[1].replace(/^0+(?=\d)/, '')];
+  if (xWhole.length !== yWhole.length) return xWhole.length < yWhole.length ? -1 : 1;
+  if (xWhole !== yWhole) return xWhole < yWhole ? -1 : 1;
+  // fractions without trailing zeros compare as strings: a shorter one is the longer one's prefix padded with zeros
+  const [xFraction, yFraction] = [(x[2] ?? '').replace(/0+$/, ''), (y[2] ?? '').replace(/0+$/, '')];
+  return xFraction === yFraction ? 0 : xFraction < yFraction ? -1 : 1;
+}
