@@ -39,7 +39,9 @@ export async function copyInventoryLevels(trx: Tx, copies: CopiesSql): Promise<v
   await sql`INSERT INTO inventory_levels (store_id, item_id, location_id, product_id, variant_id, available, created_at, updated_at)
     SELECT copies.store_id, ${copied(sql`o.id`)}, home.id, ${copied(sql`o.id`)}, NULL, o.total_stock, now(), now()
     FROM products o CROSS JOIN (${copies.table}) AS copies ${home}
-    WHERE o.store_id = ${copies.from} AND ${isOriginal(sql`o.id`)} AND o.options = '[]'::jsonb AND coalesce(o.total_stock, 0) <> 0`.execute(trx);
+    WHERE o.store_id = ${copies.from} AND ${isOriginal(sql`o.id`)} AND o.options = '[]'::jsonb AND coalesce(o.total_stock, 0) <> 0`.execute(
+    trx,
+  );
 }
 
 /**
