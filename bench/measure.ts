@@ -25,6 +25,7 @@ export interface SideResult {
   /** medians over the rounds */
   rps: number;
   p50: number;
+  p95: number;
   p99: number;
   /** CPU per successful request, ms (medians over rounds): the server process (all its threads), the database backends, the load driver */
   cpuMsPerRequest: number;
@@ -115,6 +116,7 @@ function side(results: Measured[]): SideResult {
   return {
     rps: median(rounds.map((r) => r.rps)),
     p50: median(rounds.map((r) => r.p50)),
+    p95: median(rounds.map((r) => r.p95)),
     p99: median(rounds.map((r) => r.p99)),
     cpuMsPerRequest: perRequest((r) => r.window.cpuMs),
     dbCpuMsPerRequest: perRequest((r) => r.system.dbCpuMs),

@@ -1,38 +1,44 @@
 import { type Selectable, sql } from 'kysely';
 import type { DB, Db } from '../db/index.js';
+import { newIdBlock } from '../shared/index.js';
 
 export type RequestLogRow = Selectable<DB['request_log']>;
 
-/** One request as the writer buffers it (the row, `at` as a Date). */
-export interface RequestLogEntry {
-  storeId: string;
-  at: Date;
-  id: string;
-  method: string;
-  route: string;
-  status: number;
-  credential: string;
-  requestId: string;
-  idempotencyKey: string | null;
-  errorCode: string | null;
-  durationMs: number;
+/** A batch as the INSERT takes it: one array per column, a row per index (the writer's ring hands them so). */
+export interface RequestLogColumns {
+  storeIds: string[];
+  /** when each was answered, milliseconds since the epoch */
+  atMs: number[];
+  methods: string[];
+  routes: string[];
+  statuses: number[];
+  credentials: string[];
+  requestIds: string[];
+  idempotencyKeys: (string | null)[];
+  errorCodes: (string | null)[];
+  durationsMs: number[];
 }
 
-const column = <K extends keyof RequestLogEntry>(entries: readonly RequestLogEntry[], key: K) => entries.map((entry) => entry[key]);
+/** Numbers as one PostgreSQL array literal: a join, rather than pg quoting each element as text. */
+const numbers = (values: readonly number[]) => `{${values.join(',')}}`;
 
 /**
- * A batch in one INSERT of eleven array parameters, whatever its size (one statement shape, one plan).
- * Rows of a store deleted since they were buffered are left out rather than failing the batch.
+ * A batch in one INSERT of array parameters, whatever its size (one statement shape, one plan). The rows'
+ * ids are made here, in order (`newIdBlock`: the ids newId would have made one by one), and their times
+ * from the milliseconds. Rows of a store deleted since they were buffered are left out rather than failing
+ * the batch.
  */
-export async function insertRequests(db: Db, entries: readonly RequestLogEntry[]): Promise<number> {
+export async function insertRequests(db: Db, batch: RequestLogColumns): Promise<number> {
+  const ids = newIdBlock(batch.storeIds.length);
   const result = await sql`
     INSERT INTO request_log (store_id, at, id, method, route, status, credential, request_id, idempotency_key, error_code, duration_ms)
-    SELECT u.* FROM unnest(
-      ${column(entries, 'storeId')}::text[], ${entries.map((entry) => entry.at.toISOString())}::timestamptz[],
-      ${column(entries, 'id')}::text[], ${column(entries, 'method')}::text[], ${column(entries, 'route')}::text[],
-      ${column(entries, 'status')}::smallint[], ${column(entries, 'credential')}::text[], ${column(entries, 'requestId')}::text[],
-      ${column(entries, 'idempotencyKey')}::text[], ${column(entries, 'errorCode')}::text[], ${column(entries, 'durationMs')}::real[]
-    ) AS u(store_id, at, id, method, route, status, credential, request_id, idempotency_key, error_code, duration_ms)
+    SELECT u.store_id, to_timestamp(u.at_ms / 1000), ${ids.prefix}::text || lpad(to_hex((${ids.first}::int + u.n::int - 1) % 16777216), 6, '0'),
+      u.method, u.route, u.status, u.credential, u.request_id, u.idempotency_key, u.error_code, u.duration_ms
+    FROM unnest(
+      ${batch.storeIds}::text[], ${numbers(batch.atMs)}::float8[], ${batch.methods}::text[], ${batch.routes}::text[],
+      ${numbers(batch.statuses)}::smallint[], ${batch.credentials}::text[], ${batch.requestIds}::text[],
+      ${batch.idempotencyKeys}::text[], ${batch.errorCodes}::text[], ${numbers(batch.durationsMs)}::real[]
+    ) WITH ORDINALITY AS u(store_id, at_ms, method, route, status, credential, request_id, idempotency_key, error_code, duration_ms, n)
     WHERE EXISTS (SELECT 1 FROM stores s WHERE s.id = u.store_id)`.execute(db);
   return Number(result.numAffectedRows ?? 0n);
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../db/index.js';
-import type { Answer, AnswerObserver } from '../http/index.js';
-import { newId, startPurgeLoop } from '../shared/index.js';
+import type { AnswerObserver } from '../http/index.js';
+import { startPurgeLoop } from '../shared/index.js';
 import { requestLogPurge } from './purge.js';
 import { createWriter, type RequestLogWriter, WRITER_DEFAULTS, type WriterOptions } from './writer.js';
 
@@ -13,21 +13,6 @@ export interface RequestLog extends Omit<RequestLogWriter, 'record'> {
   /** the observer app.ts hands to observeAnswers: keeps every request whose credential named its store */
   observe: AnswerObserver;
 }
-
-/** A request as its store's log keeps it: what it was, never what it carried (no body, query string or credential). */
-const entryOf = (answer: Answer, storeId: string, credential: string) => ({
-  storeId,
-  at: answer.at,
-  id: newId(),
-  method: answer.method,
-  route: answer.route,
-  status: answer.status,
-  credential,
-  requestId: answer.requestId,
-  idempotencyKey: answer.idempotencyKey,
-  errorCode: answer.errorCode,
-  durationMs: answer.ms,
-});
 
 /**
  * This process's Requests log (CONTRACT §12): the buffer and its writer, and the prune of the bounds on the
@@ -43,7 +28,7 @@ export function startRequestLog(db: Db, days: number, log: LogSink, options: Par
   const stopPurge = startPurgeLoop(requestLogPurge(db, written, days), log);
   return {
     observe(answer) {
-      if (answer.auth) writer.record(entryOf(answer, answer.auth.storeId, answer.auth.name));
+      if (answer.auth) writer.record(answer, answer.auth);
     },
     flush: writer.flush,
     stats: writer.stats,

@@ -1,5 +1,7 @@
 import type { Db } from '../db/index.js';
-import { insertRequests, type RequestLogEntry } from './request-log.sql.js';
+import type { Answer, Auth } from '../http/index.js';
+import { insertRequests, type RequestLogColumns } from './request-log.sql.js';
+import { createRing } from './ring.js';
 
 export interface WriterOptions {
   /** the buffer is written at least this often */
@@ -23,8 +25,8 @@ export interface WriterStats {
 }
 
 export interface RequestLogWriter {
-  /** keeps one request in memory; never waits and never throws */
-  record(entry: RequestLogEntry): void;
+  /** keeps one answer of `auth`'s store in memory; never waits and never throws */
+  record(answer: Answer, auth: Auth): void;
   /** writes everything buffered so far (and what arrives meanwhile) */
   flush(): Promise<void>;
   /** stops the timer and writes what is left: the graceful stop */
@@ -35,36 +37,32 @@ export interface RequestLogWriter {
 const FOREIGN_KEY_VIOLATION = '23503';
 
 /**
- * The in-process buffer of this process's requests, written in batches (one multi-row INSERT each) by a timer
- * or when a batch is full, one write at a time. Every process has its own; their batches interleave in the
+ * The in-process buffer of this process's requests (a ring of columns, ring.ts), written in batches (one
+ * INSERT of array parameters each) by a timer or when a batch is full, one write at a time. Every process has its own; their batches interleave in the
  * table. A failed write is logged and its rows counted as dropped: the log is for looking, and a request's
  * answer never waits on it. `onWritten` hears which stores each batch wrote to (the prune's worklist).
  */
 export function createWriter(db: Db, log: WriterLog, options: WriterOptions, onWritten: (storeIds: Set<string>) => void): RequestLogWriter {
-  let buffer: RequestLogEntry[] = [];
+  const ring = createRing(options.maxBuffered);
   let draining: Promise<void> | null = null;
   let closed = false;
   const stats = { written: 0, dropped: 0 };
 
-  async function write(batch: RequestLogEntry[], retry = true): Promise<void> {
+  async function write(batch: RequestLogColumns, retry = true): Promise<void> {
     try {
       stats.written += await insertRequests(db, batch);
     } catch (error) {
       // A store deleted between the statement's check and its insert: once more, and it is left out.
       if (retry && (error as { code?: string }).code === FOREIGN_KEY_VIOLATION) return write(batch, false);
-      stats.dropped += batch.length;
-      log.warn({ err: error, rows: batch.length }, 'request log: writing a batch failed, its rows are dropped');
+      stats.dropped += batch.storeIds.length;
+      log.warn({ err: error, rows: batch.storeIds.length }, 'request log: writing a batch failed, its rows are dropped');
       return;
     }
-    onWritten(new Set(batch.map((entry) => entry.storeId)));
+    onWritten(new Set(batch.storeIds));
   }
 
   async function drain(): Promise<void> {
-    while (buffer.length > 0) {
-      const batch = buffer.length <= options.batchRows ? buffer : buffer.slice(0, options.batchRows);
-      buffer = batch === buffer ? [] : buffer.slice(options.batchRows);
-      await write(batch);
-    }
+    while (ring.size > 0) await write(ring.take(options.batchRows));
   }
 
   function flush(): Promise<void> {
@@ -78,13 +76,12 @@ export function createWriter(db: Db, log: WriterLog, options: WriterOptions, onW
   timer.unref();
 
   return {
-    record(entry) {
-      if (closed || buffer.length >= options.maxBuffered) {
+    record(answer, auth) {
+      if (closed || !ring.push(answer, auth)) {
         stats.dropped++;
         return;
       }
-      buffer.push(entry);
-      if (buffer.length >= options.batchRows) void flush();
+      if (ring.size >= options.batchRows) void flush();
     },
     flush,
     async close() {
@@ -92,6 +89,6 @@ export function createWriter(db: Db, log: WriterLog, options: WriterOptions, onW
       clearInterval(timer);
       await flush();
     },
-    stats: () => ({ ...stats, buffered: buffer.length }),
+    stats: () => ({ ...stats, buffered: ring.size }),
   };
 }

@@ -48,7 +48,7 @@ export {
 export { iso, isoOrNull, numberOrNull, ok, okList } from './envelope.js';
 export { EVENT_READ_SCOPES, mayReadEventType, missingEventScope, readScopeOfEventType } from './event-scopes.js';
 export { EVENT_TYPES, type EventType, isEventType, type NewEvent, RECORD_KINDS, type RecordKind } from './event-types.js';
-export { isId, newId } from './ids.js';
+export { isId, newId, newIdBlock } from './ids.js';
 export {
   changesNothing,
   IGNORED_IN_LINES,
