@@ -1,4 +1,5 @@
 import { ERROR_CODES } from '../errors.js';
+import { hoistConsistencyParameter } from './openapi-consistency.js';
 import { COMPONENT_EXAMPLES } from './openapi-examples.js';
 import { ERROR_STATUSES } from './openapi-operations.js';
 
@@ -236,7 +237,8 @@ export function finishDocument({ openapiObject }: { openapiObject: Partial<Node>
   exampleErrors(document);
   const headers = hoistHeaders(document);
   const responses = hoistErrorResponses(document);
+  const parameters = hoistConsistencyParameter(document.paths as Parameters<typeof hoistConsistencyParameter>[0]);
   const sorted = Object.fromEntries(Object.entries(components.schemas).sort(([a], [b]) => byCodeUnits(a, b)));
-  document.components = { ...componentsObject, schemas: sorted, responses, headers };
+  document.components = { ...componentsObject, schemas: sorted, responses, parameters, headers };
   return document;
 }

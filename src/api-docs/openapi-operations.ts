@@ -1,5 +1,6 @@
 import type { RouteOptions } from 'fastify';
 import { API_PREFIX, ErrorEnvelope } from '../shared/index.js';
+import { consistencyResponseHeaders, withConsistencyRequestHeader } from './openapi-consistency.js';
 
 /**
  * How each route appears in the OpenAPI document, derived from what the route already declares (its
@@ -184,7 +185,8 @@ function documentResponses(route: RouteOptions, schema: Schema, outsideApi: bool
     const list = Boolean((response.properties as Schema | undefined)?.pagination);
     const description = response.description || successDescription(methodOf(route), status, list);
     const accepted = status === '202' && JOB_STARTERS.has(route.url) ? ACCEPTED : {};
-    responses[status] = described(response, description, { ...response.headers, ...accepted, ...everyResponse });
+    const written = /^2/.test(status) ? consistencyResponseHeaders(route, outsideApi) : {};
+    responses[status] = described(response, description, { ...response.headers, ...accepted, ...written, ...everyResponse });
   }
   for (const status of errorStatusesOf(route, schema, outsideApi)) {
     const known = ERROR_STATUSES[status];
@@ -270,7 +272,8 @@ function documentUnknownInput(copy: Schema): void {
 
 /**
  * The transform of @fastify/swagger: one route's schema as the document shows it. operationId,
- * description (with who may call it and how unknown input is handled), the Prefer header, every error
+ * description (with who may call it and how unknown input is handled), the Prefer header, Storefront-Consistency
+ * (openapi-consistency.ts), every error
  * status with the Error schema, response headers, list parameters with defaults as optional, request
  * bodies closed (`additionalProperties: false`: unknown names are refused).
  */
@@ -285,7 +288,10 @@ export function documentRoute({ schema, url, route }: { schema: unknown; url: st
   if (config.public) copy.security = [];
   if (outsideApi) copy.servers = [{ url: '/', description: 'the server root (this path is outside /api/v1)' }];
   if (copy.querystring) copy.querystring = withOptionalDefaults(copy.querystring as Schema);
-  if (!outsideApi) documentUnknownInput(copy);
+  if (!outsideApi) {
+    documentUnknownInput(copy);
+    copy.headers = withConsistencyRequestHeader(copy.headers as Schema, route);
+  }
   if (copy.body) copy.body = closedBody(copy.body, titlesIn(copy.response));
   // Output shapes reuse input ones (an order's cartItems): one open shape in the document for both.
   copy.response = withoutClosedObjects(documentResponses(route, copy, outsideApi));

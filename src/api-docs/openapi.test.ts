@@ -9,6 +9,17 @@ import { COMPONENT_EXAMPLES } from './openapi-examples.js';
 type Any = any;
 const addFormats = ajvFormats as unknown as typeof ajvFormats.default;
 
+/** The GETs marked `config.reads: 'primary'`: a client is promised they never read a replica (docs/scaling.md §4). */
+const PRIMARY_READS = new Set([
+  '/events',
+  '/jobs',
+  '/jobs/{id}',
+  '/jobs/{id}/errors',
+  '/jobs/{id}/failed-rows',
+  '/webhooks/{id}/deliveries',
+  '/webhooks/{id}/deliveries/{deliveryId}',
+]);
+
 let t: TestContext;
 let doc: Any;
 let operations: { method: string; path: string; operation: Any }[];
@@ -30,6 +41,7 @@ function validatorOf(name: string) {
 }
 
 const resolve = (response: Any) => (response?.$ref ? doc.components.responses[response.$ref.split('/').pop()] : response);
+const resolveParameter = (parameter: Any) => (parameter?.$ref ? doc.components.parameters[parameter.$ref.split('/').pop()] : parameter);
 
 describe('the OpenAPI document', () => {
   it('gives every operation a unique operationId', () => {
@@ -152,6 +164,40 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/imports'].post.description).not.toContain('read-only');
   });
 
+  it('declares Storefront-Consistency on every 2xx of a write or a primary read, and as the request header of every other GET', () => {
+    const parameter = { $ref: '#/components/parameters/Storefront-Consistency' };
+    expect(doc.components.parameters['Storefront-Consistency']).toMatchObject({
+      in: 'header',
+      name: 'storefront-consistency',
+      required: false,
+    });
+    expect(doc.components.parameters['Storefront-Consistency'].description).toContain('400 VALIDATION_ERROR');
+    expect(doc.components.headers['Storefront-Consistency'].description).toContain('STOREFRONT_REPLICA_URLS');
+    const takesToken = (operation: Any) => (operation.parameters ?? []).some((p: Any) => p.$ref === parameter.$ref);
+    const answersToken = (response: Any) =>
+      resolve(response).headers?.['Storefront-Consistency']?.$ref === '#/components/headers/Storefront-Consistency';
+    const missing: string[] = [];
+    for (const { method, path, operation } of operations.filter(({ operation }) => !operation.servers)) {
+      const name = `${method} ${path}`;
+      const successes = Object.entries(operation.responses).filter(([status]) => /^2/.test(status));
+      const answers = successes.length > 0 && successes.every(([, response]) => answersToken(response));
+      if (method === 'GET' && !PRIMARY_READS.has(path)) {
+        // every GET of the API is routed as a read, but those that promise to read the primary
+        if (!takesToken(operation)) missing.push(`${name}: the request header`);
+        if (!operation.responses['400']) missing.push(`${name}: 400 for a malformed token`);
+        if (successes.some(([, response]) => answersToken(response))) missing.push(`${name}: a routed read answers no token`);
+      } else if (path !== '/auth') {
+        // every write goes through the write door, which answers the token; a read of the primary answers its position
+        if (takesToken(operation)) missing.push(`${name}: takes no token`);
+        if (!answers) missing.push(`${name}: the response header`);
+      } else if (answers || takesToken(operation)) missing.push(`${name}: signing in is neither`);
+    }
+    expect(missing).toEqual([]);
+    expect(takesToken(doc.paths['/products/{id}'].get)).toBe(true);
+    expect(answersToken(doc.paths['/imports'].post.responses['202'])).toBe(true);
+    expect(answersToken(doc.paths['/events'].get.responses['200'])).toBe(true);
+  });
+
   it('serves paths relative to the /api/v1 server; media from the root, as files', () => {
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/api/v1' })]);
     expect(Object.keys(doc.paths).filter((path) => path.startsWith('/api/'))).toEqual([]);
@@ -192,7 +238,7 @@ describe('the OpenAPI document', () => {
     const missing: string[] = [];
     let count = 0;
     for (const { method, path, operation } of operations) {
-      for (const parameter of (operation.parameters ?? []) as Any[]) {
+      for (const parameter of ((operation.parameters ?? []) as Any[]).map(resolveParameter)) {
         count++;
         const words = parameter.description ?? parameter.schema?.description;
         if (typeof words !== 'string' || words.trim() === '') missing.push(`${method} ${path} ${parameter.in}:${parameter.name}`);

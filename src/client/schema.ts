@@ -4089,7 +4089,13 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /**
+         * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+         * @example 0/3000148
+         */
+        "Storefront-Consistency": string;
+    };
     requestBodies: never;
     headers: {
         /** @description the id of this request (yours, if you sent a sane X-Request-Id): quote it in reports */
@@ -4110,6 +4116,8 @@ export interface components {
         "Idempotent-Replayed": string;
         /** @description the record's version: send it in If-Match to write only over it, in If-None-Match to read only a change */
         ETag: string;
+        /** @description With read replicas (`STOREFRONT_REPLICA_URLS`): an opaque token, the position of the primary once this write committed (on a read of the primary, such as the event feed or a job: once it had read). Send it back in the `Storefront-Consistency` request header of a later read, through any server, and the answer is at least that new; the credential's own reads of the next 60 s are anyway. Absent when the service reads only its primary. */
+        "Storefront-Consistency": string;
         /** @description where to follow the job: /api/v1/jobs/{id} */
         Location: string;
     };
@@ -4356,6 +4364,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path?: never;
             cookie?: never;
@@ -4410,6 +4423,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -4457,6 +4471,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -4503,6 +4518,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path?: never;
             cookie?: never;
@@ -4557,6 +4577,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -4591,6 +4612,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path: {
                 /** @description the record's identifier (24 hexadecimal characters) */
@@ -4663,6 +4689,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -4717,6 +4744,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -4766,6 +4794,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path?: never;
             cookie?: never;
@@ -4820,6 +4853,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -4857,6 +4891,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path: {
                 /** @description the record's identifier (24 hexadecimal characters) */
@@ -4929,6 +4968,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -4983,6 +5023,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -5042,6 +5083,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path?: never;
             cookie?: never;
@@ -5096,6 +5142,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -5135,6 +5182,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path: {
                 /** @description the record's identifier (24 hexadecimal characters) */
@@ -5207,6 +5259,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -5261,6 +5314,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -5308,6 +5362,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path: {
                 /** @description the record's identifier (24 hexadecimal characters) */
@@ -5368,6 +5427,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -5424,6 +5484,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -5471,6 +5532,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path: {
                 /** @description the record's identifier (24 hexadecimal characters) */
@@ -5525,6 +5591,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path?: never;
             cookie?: never;
@@ -5579,6 +5650,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -5613,6 +5685,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path: {
                 /** @description the record's identifier (24 hexadecimal characters) */
@@ -5685,6 +5762,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -5739,6 +5817,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -5792,6 +5871,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path?: never;
             cookie?: never;
@@ -5845,6 +5929,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -5893,6 +5978,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -5942,6 +6028,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path?: never;
             cookie?: never;
@@ -5996,6 +6087,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6030,6 +6122,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path: {
                 /** @description the record's identifier (24 hexadecimal characters) */
@@ -6102,6 +6199,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6156,6 +6254,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6205,6 +6304,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path: {
                 /** @description the record's identifier (24 hexadecimal characters) */
@@ -6265,6 +6369,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6317,6 +6422,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6359,6 +6465,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path?: never;
             cookie?: never;
@@ -6409,6 +6520,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path?: never;
             cookie?: never;
@@ -6463,6 +6579,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6497,6 +6614,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path: {
                 /** @description the record's identifier (24 hexadecimal characters) */
@@ -6569,6 +6691,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6623,6 +6746,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6670,6 +6794,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path?: never;
             cookie?: never;
@@ -6724,6 +6853,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6758,6 +6888,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path: {
                 /** @description the record's identifier (24 hexadecimal characters) */
@@ -6830,6 +6965,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6884,6 +7020,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -6918,6 +7055,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path: {
                 /** @description the customer's identifier (24 hexadecimal characters) */
@@ -6980,6 +7122,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -7015,6 +7158,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path: {
                 /** @description the record's identifier (24 hexadecimal characters) */
@@ -7087,6 +7235,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -7149,6 +7298,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -7202,6 +7352,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path?: never;
             cookie?: never;
@@ -7256,6 +7411,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -7315,6 +7471,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path: {
                 /** @description the record's identifier (24 hexadecimal characters) */
@@ -7387,6 +7548,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -7441,6 +7603,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -7497,6 +7660,7 @@ export interface operations {
             /** @description One page of the list, with its pagination */
             200: {
                 headers: {
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -7530,6 +7694,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path?: never;
             cookie?: never;
@@ -7571,6 +7740,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path?: never;
             cookie?: never;
@@ -7611,6 +7785,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path?: never;
             cookie?: never;
@@ -7651,6 +7830,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path?: never;
             cookie?: never;
@@ -7693,6 +7877,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path?: never;
             cookie?: never;
@@ -7736,6 +7925,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path?: never;
             cookie?: never;
@@ -7779,6 +7973,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path?: never;
             cookie?: never;
@@ -7830,6 +8029,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path?: never;
             cookie?: never;
@@ -7884,6 +8088,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -7918,6 +8123,11 @@ export interface operations {
                  * @example handling=lenient
                  */
                 prefer?: string;
+                /**
+                 * @description A token a write answered with in `Storefront-Consistency` (or a webhook delivery carried): with read replicas, this read is answered by a replica only once it has replayed that far (waiting up to `STOREFRONT_REPLICA_WAIT_MS`), else by the primary, so it never shows data older than the token. Your own credential's writes of the last 60 s need none (the service remembers them). With replicas, a value that is not such a token is a 400 VALIDATION_ERROR naming the header (`in: header`); without replicas it is ignored.
+                 * @example 0/3000148
+                 */
+                "storefront-consistency"?: components["parameters"]["Storefront-Consistency"];
             };
             path: {
                 /** @description the record's identifier (24 hexadecimal characters) */
@@ -7990,6 +8200,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8044,6 +8255,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8093,6 +8305,7 @@ export interface operations {
             202: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8143,6 +8356,7 @@ export interface operations {
             202: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8216,6 +8430,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8274,6 +8489,7 @@ export interface operations {
             /** @description One page of the list, with its pagination */
             200: {
                 headers: {
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8320,6 +8536,7 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8379,6 +8596,7 @@ export interface operations {
             202: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8440,6 +8658,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8484,6 +8703,7 @@ export interface operations {
             /** @description a CSV import: text/csv; an NDJSON import: its failed lines */
             200: {
                 headers: {
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8540,6 +8760,7 @@ export interface operations {
             /** @description One page of the list, with its pagination */
             200: {
                 headers: {
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8583,6 +8804,7 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8644,6 +8866,7 @@ export interface operations {
             /** @description One page of the list, with its pagination */
             200: {
                 headers: {
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -8689,6 +8912,7 @@ export interface operations {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     ETag: components["headers"]["ETag"];
+                    "Storefront-Consistency": components["headers"]["Storefront-Consistency"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];

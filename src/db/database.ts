@@ -146,7 +146,7 @@ function openPostgres(options: DatabaseOptions & { databaseUrl: string }): Datab
     plugins: [stats],
   });
   stats.attach(db);
-  if (routed) routesReadsOf(db, routed.target);
+  if (routed) routesReadsOf(db, routed.reads);
   const listeners = openListeners();
   const listener = postgresListener(url);
   return {

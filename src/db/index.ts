@@ -20,7 +20,7 @@ export type { Database, Db, PoolStats } from './database.js';
 export { DataDirLockedError } from './lock-file.js';
 export type { Listener, NotificationHandlers } from './notifications.js';
 export { openMigratedDatabase } from './open-migrated.js';
-export { type ReadReason, type ReadTarget, type ReplicaState, type Replicas, readTargetOf } from './replicas.js';
+export { onPrimary, type ReadReason, type ReadTarget, type ReplicaState, type Replicas, readTargetOf } from './replicas.js';
 export { type Savepoint, setSavepoint, type TransactionState } from './savepoint.js';
 export type { DB } from './schema.generated.js';
 export { afterCommit, literal, withCommit } from './statements/deferred.js';

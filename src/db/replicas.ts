@@ -118,8 +118,16 @@ function routingPool(primary: PostgresPool, replicas: Replica[], route: AsyncLoc
   };
 }
 
-/** Each routed database's current read target, by its Kysely handle (readTargetOf). */
-const targets = new WeakMap<object, () => string>();
+/** What a routed database's Kysely handle is asked (readTargetOf, onPrimary). */
+export interface ReadRoute {
+  /** `primary`, or the name of the replica the running read was given */
+  target(): string;
+  /** runs `work` with its statements (and what it starts) on the primary */
+  onPrimary<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/** Each routed database's routes, by its Kysely handle. */
+const routes = new WeakMap<object, ReadRoute>();
 
 /**
  * Where a statement sent now through `db` goes: `primary`, or the name of the replica the running read was
@@ -128,19 +136,28 @@ const targets = new WeakMap<object, () => string>();
  * had not replayed its position must not be served by a replica read another request started.
  */
 export function readTargetOf(db: object): string {
-  return targets.get(db)?.() ?? 'primary';
+  return routes.get(db)?.target() ?? 'primary';
+}
+
+/**
+ * Runs `work` with its statements on the primary even inside a routed read: what a read must write, or must
+ * see as every process does (an export's store slot, src/shared/store-slots.ts). Without replicas: `work()`.
+ */
+export function onPrimary<T>(db: object, work: () => Promise<T>): Promise<T> {
+  const route = routes.get(db);
+  return route ? route.onPrimary(work) : work();
 }
 
 /** Registers `db` as the handle whose statements `openReplicas`'s pool routes (database.ts). */
-export function routesReadsOf(db: object, target: () => string): void {
-  targets.set(db, target);
+export function routesReadsOf(db: object, route: ReadRoute): void {
+  routes.set(db, route);
 }
 
 export function openReplicas(
   primaryPool: pg.Pool,
   primary: PostgresPool,
   options: ReplicaOptions,
-): { pool: PostgresPool; replicas: Replicas; target: () => string } {
+): { pool: PostgresPool; replicas: Replicas; reads: ReadRoute } {
   const replicas = options.urls.map((url) => openReplica(url, options.poolSize));
   const route = new AsyncLocalStorage<Route>();
   const probe = startProbe(primaryPool, replicas, options.maxLagMs);
@@ -151,9 +168,10 @@ export function openReplicas(
     const current = route.getStore();
     return current?.replica && !current.ended ? current.replica.name : 'primary';
   };
+  const onPrimary = <T>(work: () => Promise<T>) => route.run({ replica: null, ended: false }, work);
   return {
     pool: routingPool(primary, replicas, route),
-    target,
+    reads: { target, onPrimary },
     replicas: {
       position: async () => (await primaryPool.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0].lsn,
       async choose(needed, waitMs) {

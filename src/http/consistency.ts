@@ -9,7 +9,8 @@ import type { App, Auth } from './context.js';
  * (`PositionMemory`: Redis when set, else this process). A routed read needs the larger of the header it was
  * sent and the remembered one; `Replicas.choose` gives it a replica that has replayed that far (waiting up to
  * STOREFRONT_REPLICA_WAIT_MS) or the primary. Only the GET handlers of the API are routed: the credential
- * check before them, writes, and routes marked `config.reads: 'primary'` (the feed, jobs) read the primary.
+ * check before them, writes, and routes marked `config.reads: 'primary'` (the feed, jobs) read the primary;
+ * those answer the primary's position as a write does, so what they told about is never read older later.
  */
 
 export const CONSISTENCY_HEADER = 'storefront-consistency';
@@ -39,15 +40,21 @@ export interface ReadRouting {
 
 const credentialOf = (auth: Auth) => `${auth.storeId}:${auth.principal}`;
 
+/**
+ * The primary's position now on the answer, remembered for the credential: after a write committed, or after a
+ * read of the primary told what is there (an event, a finished job). A primary that cannot say its position
+ * now does not fail the answer.
+ */
+async function answerPosition(replicas: Replicas, memory: PositionMemory, request: FastifyRequest, reply: FastifyReply) {
+  const position = await replicas.position().catch(() => null);
+  if (position === null) return;
+  reply.header(CONSISTENCY_HEADER, position);
+  await memory.remember(credentialOf(request.auth), position);
+}
+
 export function createConsistency(replicas: Replicas, memory: PositionMemory): Consistency {
   return {
-    async afterWrite(request, reply) {
-      // the write has committed: a primary that cannot say its position now does not fail its answer
-      const position = await replicas.position().catch(() => null);
-      if (position === null) return;
-      reply.header(CONSISTENCY_HEADER, position);
-      await memory.remember(credentialOf(request.auth), position);
-    },
+    afterWrite: (request, reply) => answerPosition(replicas, memory, request, reply),
     position: () => replicas.position(),
   };
 }
@@ -90,14 +97,40 @@ function routed(handler: RouteHandlerMethod, routing: ReadRouting): RouteHandler
   };
 }
 
-const isRoutedRead = (route: RouteOptions) => {
-  const methods = Array.isArray(route.method) ? route.method : [route.method];
-  return methods.includes('GET') && route.config?.reads !== 'primary';
-};
+/**
+ * A read of the primary (the feed, jobs, webhook deliveries) tells what the primary holds now: its answer carries
+ * the position after it read, remembered for the credential as a write's is, so a record it told about (an
+ * event's, an import's) is never read older afterwards, through any process.
+ */
+function toldFromPrimary(route: RouteOptions, { replicas, memory }: ReadRouting): void {
+  // onSend, not after the handler: a handler that sends its answer itself (a stream) is covered too
+  const answer = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (reply.statusCode < 300) await answerPosition(replicas, memory, request, reply);
+    return payload;
+  };
+  const existing = route.onSend ?? [];
+  route.onSend = [...(Array.isArray(existing) ? existing : [existing]), answer] as RouteOptions['onSend'];
+}
 
-/** Routes every GET registered after this call in `api` (unless marked `config.reads: 'primary'`) as a read. */
+type RouteKind = Pick<RouteOptions, 'method' | 'config'>;
+const isGet = (route: RouteKind) => (Array.isArray(route.method) ? route.method : [route.method]).includes('GET');
+
+/**
+ * A GET of the API not marked `config.reads: 'primary'`: with replicas it is routed, and it honours a sent
+ * Storefront-Consistency (the OpenAPI document declares the header on exactly these, by this rule).
+ */
+export const isRoutedRead = (route: RouteKind): boolean => isGet(route) && route.config?.reads !== 'primary';
+
+/** A GET of the API marked `config.reads: 'primary'`: with replicas its answer carries Storefront-Consistency. */
+export const isPrimaryRead = (route: RouteKind): boolean => isGet(route) && route.config?.reads === 'primary';
+
+/**
+ * Every GET registered after this call in `api`: routed as a read, or (marked `config.reads: 'primary'`) answering
+ * the primary's position.
+ */
 export function routeReads(api: App, routing: ReadRouting): void {
   api.addHook('onRoute', (route) => {
     if (isRoutedRead(route)) route.handler = routed(route.handler as RouteHandlerMethod, routing);
+    else if (isPrimaryRead(route)) toldFromPrimary(route, routing);
   });
 }

@@ -4,6 +4,8 @@ export {
   CONSISTENCY_HEADER,
   type Consistency,
   createConsistency,
+  isPrimaryRead,
+  isRoutedRead,
   type PositionMemory,
   type ReadObserver,
   routeReads,
@@ -16,6 +18,6 @@ export { announceHandling, guardInput, guardRequestLine, handlingOf } from './in
 export { parseJsonBodies } from './json-depth.js';
 export { loggerOptions } from './logging.js';
 export { assertAccessDeclared, createRouteMirror } from './routing.js';
-export { registerSafeWrites } from './safe-writes.js';
+export { isKeyedWrite, registerSafeWrites } from './safe-writes.js';
 export { capConnections, drainRefusedBody, serverOptions } from './server-limits.js';
 export { sendWrite } from './write.js';

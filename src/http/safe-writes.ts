@@ -7,7 +7,12 @@ import { answerNotModified, carriesOneRecord, setEtag } from './etag.js';
 // PUT: a price list's fixed prices (CONTRACT §14), the API's one PUT, takes an Idempotency-Key as every write.
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function isKeyedWrite(route: RouteOptions): boolean {
+/**
+ * A write of the API that takes an Idempotency-Key, and so goes through the write door (`sendWrite`:
+ * safe-writes.coverage.test.ts): its 2xx carry Storefront-Consistency with replicas (the OpenAPI document
+ * declares it by this rule).
+ */
+export function isKeyedWrite(route: Pick<RouteOptions, 'method' | 'config'>): boolean {
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   // A public write (POST /auth) has no store to keep its keys in.
   return methods.some((method) => WRITE_METHODS.has(method)) && !route.config?.public;

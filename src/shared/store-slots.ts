@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Db } from '../db/index.js';
+import { type Db, onPrimary } from '../db/index.js';
 
 /**
  * Per-store limits on concurrent work that hold across every server process (at most 2 import uploads, 4
@@ -33,7 +33,13 @@ async function takeSlot(db: Db, storeId: string, kind: string, slot: number, tok
  * One of the store's `max` slots of `kind`, or null when all are held (the caller answers 429). Tries each
  * slot in turn: at most `max` short statements, each atomic on its own row.
  */
-export async function takeStoreSlot(db: Db, storeId: string, kind: string, max: number): Promise<StoreSlot | null> {
+export function takeStoreSlot(db: Db, storeId: string, kind: string, max: number): Promise<StoreSlot | null> {
+  // A slot is a row every process must see at once: taken, renewed and freed on the primary, also by an
+  // export whose reads go to a replica (a standby refuses the write: src/db/replicas.ts, onPrimary).
+  return onPrimary(db, () => takeFreeSlot(db, storeId, kind, max));
+}
+
+async function takeFreeSlot(db: Db, storeId: string, kind: string, max: number): Promise<StoreSlot | null> {
   const token = randomUUID();
   for (let slot = 0; slot < max; slot++) {
     if (await takeSlot(db, storeId, kind, slot, token)) return heldSlot(db, storeId, kind, slot, token);
@@ -43,6 +49,7 @@ export async function takeStoreSlot(db: Db, storeId: string, kind: string, max: 
 
 function heldSlot(db: Db, storeId: string, kind: string, slot: number, token: string): StoreSlot {
   const where = sql`store_id = ${storeId} AND kind = ${kind} AND slot = ${slot} AND token = ${token}`;
+  // started inside onPrimary: its renewals go to the primary as well
   const renew = setInterval(
     () => {
       sql`UPDATE store_slots SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS}) WHERE ${where}`
@@ -57,8 +64,8 @@ function heldSlot(db: Db, storeId: string, kind: string, slot: number, token: st
     release() {
       clearInterval(renew);
       // If the delete fails (the database is away), the lease runs out on its own.
-      released ??= sql`DELETE FROM store_slots WHERE ${where}`
-        .execute(db)
+      // (called from wherever the work ends: inside a routed read too)
+      released ??= onPrimary(db, () => sql`DELETE FROM store_slots WHERE ${where}`.execute(db))
         .then(() => undefined)
         .catch(() => undefined);
       return released;
