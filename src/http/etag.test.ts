@@ -209,7 +209,7 @@ describe('OpenAPI', () => {
       expect(Object.keys(responses(path, method)['412'].headers ?? {})).toContain('ETag');
     }
     expect(headerNames('/api-keys/{id}', 'delete')).not.toContain('if-match');
-    expect(headerNames('/orders', 'get')).toEqual(['prefer']);
+    expect(headerNames('/orders', 'get')).toEqual(['prefer', 'storefront-consistency']);
     expect(responses('/orders', 'get')['304']).toBeUndefined();
     expect(responses('/orders/{id}', 'delete')['200'].headers).not.toHaveProperty('ETag');
   });
