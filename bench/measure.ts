@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { RoundResult, RunJob } from './load-driver.js';
 import type { BenchOptions } from './options.js';
@@ -61,11 +62,16 @@ export interface ScenarioResult {
   withoutEvents?: SideResult;
   /** real req/s over withoutEvents req/s (1 = events cost nothing) */
   eventsRatio?: number;
+  /** --baseline: the same rounds against the other checkout's server, and real req/s over its req/s */
+  baseline?: SideResult;
+  baselineRatio?: number;
   ceilingRssPeakMb: number;
   /** worst round: the event-loop delay p99 and peak RSS of the server under test, ms and MB */
   eventLoopP99: number;
   eventLoopMax: number;
   rssPeakMb: number;
+  /** the machine's 1-minute load average as the scenario's rounds began and as they ended */
+  loadAverage: [number, number];
   failures: { non2xx: number; errors: number; timeouts: number; statusCodes: Record<string, number> };
   profile?: { file: string; summary: ProfileSummary };
 }
@@ -73,6 +79,8 @@ export interface ScenarioResult {
 export interface Rig {
   options: BenchOptions;
   server: ServerChild;
+  /** --baseline: the other checkout's server, measured after the server under test in each round */
+  baseline?: ServerChild;
   ceiling: ServerChild;
   driver: Child;
   context: ScenarioContext;
@@ -170,17 +178,24 @@ async function roundWithoutEvents(rig: Rig, scenario: string): Promise<Measured>
  */
 export async function measureScenario(rig: Rig, scenario: Scenario, target: ServerChild = rig.server): Promise<ScenarioResult> {
   await drive(rig, scenario.name, target, rig.options.warmup);
+  const loadBefore = loadavg()[0];
+  const other = target === rig.server ? rig.baseline : undefined;
+  if (other) await drive(rig, scenario.name, other, rig.options.warmup);
   const ceilingRuns: Measured[] = [];
   const realRuns: Measured[] = [];
   const baselineRuns: Measured[] = [];
+  const otherRuns: Measured[] = [];
   const eventCost = scenario.eventCost === true && target === rig.server;
   const { profile } = await profiled(rig, scenario.name, target, async () => {
     for (let round = 0; round < rig.options.rounds; round++) {
       ceilingRuns.push(await measuredRound(rig, 'get-product', rig.ceiling));
       realRuns.push(await measuredRound(rig, scenario.name, target));
       if (eventCost) baselineRuns.push(await roundWithoutEvents(rig, scenario.name));
+      if (other) otherRuns.push(await measuredRound(rig, scenario.name, other));
     }
   });
+  const baseline = other ? side(otherRuns) : undefined;
+  const loadAverage: [number, number] = [Math.round(loadBefore * 100) / 100, Math.round(loadavg()[0] * 100) / 100];
   const real = side(realRuns);
   const withoutEvents = eventCost ? side(baselineRuns) : undefined;
   const ceiling = side(ceilingRuns);
@@ -199,10 +214,12 @@ export async function measureScenario(rig: Rig, scenario: Scenario, target: Serv
     ratio: ceiling.rps > 0 ? real.rps / ceiling.rps : 0,
     ...(payloadCeiling ? { payloadCeiling, payloadRatio: payloadCeiling.rps > 0 ? real.rps / payloadCeiling.rps : 0 } : {}),
     ...(withoutEvents ? { withoutEvents, eventsRatio: withoutEvents.rps > 0 ? real.rps / withoutEvents.rps : 0 } : {}),
+    ...(baseline ? { baseline, baselineRatio: baseline.rps > 0 ? real.rps / baseline.rps : 0 } : {}),
     ceilingRssPeakMb: Math.max(...ceilingRuns.map((r) => r.window.rssPeakMb)),
     eventLoopP99: Math.max(...realRuns.map((r) => r.window.eventLoop.p99)),
     eventLoopMax: Math.max(...realRuns.map((r) => r.window.eventLoop.max)),
     rssPeakMb: Math.max(...realRuns.map((r) => r.window.rssPeakMb)),
+    loadAverage,
     failures: { non2xx: sum('non2xx'), errors: sum('errors'), timeouts: sum('timeouts'), statusCodes },
     ...(profile ? { profile } : {}),
   };

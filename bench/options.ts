@@ -55,6 +55,11 @@ export interface BenchOptions {
   stores: number;
   /** `serve --workers N`: server processes under test (more than 1 needs REDIS_URL in --server-env) */
   workers: number;
+  /**
+   * another checkout (a worktree of main, say): its server runs beside this one on the same seed, and each
+   * scenario's rounds go ceiling, this server, that one in turn, so old and new meet the same load. null: none.
+   */
+  baseline: string | null;
 }
 
 const USAGE = `npm run bench -- [options]
@@ -102,6 +107,9 @@ const USAGE = `npm run bench -- [options]
                              catalog (one store's reads measured among many tenants)
   --workers N                the server under test runs \`serve --workers N\` (PostgreSQL; with N > 1 also
                              --server-env REDIS_URL=…); its RSS and CPU are the sums over the processes
+  --baseline DIR             a second server from the checkout at DIR (e.g. a worktree of main, with its own
+                             node_modules), on the same seed and built the same way; every scenario's rounds
+                             go ceiling, this server, that one in turn: before/after under the same load
   --keep                     keep the seeded database / data dir (prints where)
   --seed-only                seed (and --explain), keep the database and print where: for experiments`;
 
@@ -175,6 +183,7 @@ const OPTIONS = {
   workers: { type: 'string' },
   'copies-of': { type: 'string' },
   stores: { type: 'string' },
+  baseline: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -215,6 +224,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     workers: positive('workers', values.workers, 1, true),
     copiesOf: copiesOf(values['copies-of'], scaleOf(values.scale, smoke)),
     stores: positive('stores', values.stores, 1, true),
+    baseline: values.baseline ? `${values.baseline.replace(/\/+$/, '')}/` : null,
   };
 }
 

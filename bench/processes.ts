@@ -92,7 +92,8 @@ function serverEnv(target: BenchTarget, port: number, jwtSecret: string, extra: 
 
 export type BuildMode = 'compiled' | 'tsx';
 
-let compiled: Promise<string> | null = null;
+/** One build per checkout (this one, and a --baseline's). */
+const compiled = new Map<string, Promise<string>>();
 
 /**
  * The production build (`tsc -p tsconfig.build.json`) into a private directory, so the bench never
@@ -100,23 +101,26 @@ let compiled: Promise<string> | null = null;
  * point does. The compiled migrate.js looks for migrations/ two or three levels above itself (right for
  * dist/ at the repository root); this build sits one level deeper, so migrations/ is linked into it.
  */
-function compileServer(): Promise<string> {
-  compiled ??= (async () => {
+function compileServer(root: string): Promise<string> {
+  const known = compiled.get(root);
+  if (known) return known;
+  const build = (async () => {
     // One directory per bench process: concurrent runs must not rebuild under each other's server.
-    const outDir = `${ROOT}.tmp/bench-build-${process.pid}`;
+    const outDir = `${root}.tmp/bench-build-${process.pid}`;
     rmSync(outDir, { recursive: true, force: true });
     process.once('exit', () => rmSync(outDir, { recursive: true, force: true }));
-    const tsc = spawnSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json', '--outDir', outDir], {
-      cwd: ROOT,
+    const tsc = spawnSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.build.json', '--outDir', outDir], {
+      cwd: root,
       encoding: 'utf8',
     });
     const entry = `${outDir}/src/cli/main.js`;
     if (!existsSync(entry)) throw new Error(`the build produced no ${entry}:\n${tsc.stdout}${tsc.stderr}`);
-    symlinkSync(`${ROOT}migrations`, `${outDir}/migrations`);
+    symlinkSync(`${root}migrations`, `${outDir}/migrations`);
     if (tsc.status !== 0) process.stderr.write(`warning: tsc reported errors but emitted the server:\n${tsc.stdout.trim()}\n`);
     return entry;
   })();
-  return compiled;
+  compiled.set(root, build);
+  return build;
 }
 
 /**
@@ -131,6 +135,8 @@ export interface ServerSetup {
   env: Record<string, string>;
   /** `serve --workers N` when above 1 */
   workers?: number;
+  /** the checkout whose server runs (a --baseline's); default this one */
+  root?: string;
 }
 
 export async function startServer(target: BenchTarget, setup: ServerSetup): Promise<ServerChild> {
@@ -138,7 +144,8 @@ export async function startServer(target: BenchTarget, setup: ServerSetup): Prom
   const port = await freePort();
   const log = openSync(logFile, 'a');
   // the service's own serve, with the bench's after-work passed in (bench/serve.mjs: the event-cost switch)
-  const source = build === 'compiled' ? dirname(dirname(await compileServer())) : `${ROOT}src`;
+  const root = setup.root ?? ROOT;
+  const source = build === 'compiled' ? dirname(dirname(await compileServer(root))) : `${root}src`;
   const workers = setup.workers ?? 1;
   const child = fork(`${ROOT}bench/serve.mjs`, ['serve', ...(workers > 1 ? ['--workers', String(workers)] : [])], {
     cwd: ROOT,

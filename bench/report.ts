@@ -203,6 +203,25 @@ export function formatEventCost(scenarios: ScenarioResult[]): string {
   return rows.length ? table(header, rows) : '';
 }
 
+/** --baseline: this server against the other checkout's, round by round under the same load. */
+export function formatBaseline(scenarios: ScenarioResult[]): string {
+  const rows = scenarios
+    .filter((s) => s.baseline)
+    .map((s) => [
+      s.label,
+      fixed(s.baseline?.rps ?? 0),
+      fixed(s.real.rps),
+      fixed(s.baselineRatio ?? 0, 3),
+      `${fixed(s.baseline?.cpuMsPerRequest ?? 0, 2)} → ${fixed(s.real.cpuMsPerRequest, 2)}`,
+      `${fixed(s.baseline?.dbCpuMsPerRequest ?? 0, 2)} → ${fixed(s.real.dbCpuMsPerRequest, 2)}`,
+      fixed(s.baseline && s.ceiling.rps > 0 ? s.baseline.rps / s.ceiling.rps : 0, 4),
+      fixed(s.ratio, 4),
+      s.loadAverage.join(' → '),
+    ]);
+  const header = ['baseline → this', 'baseline req/s', 'req/s', 'vs baseline', 'srv ms/req', 'db ms/req', 'baseline ratio', 'ratio', 'load'];
+  return rows.length ? table(header, rows) : '';
+}
+
 export function formatTargets(checks: TargetCheck[]): string {
   return checks
     .map(
@@ -229,6 +248,7 @@ export function formatResult(result: BenchResult): string {
     formatWaits(result.scenarios),
     formatPayloadCeilings(result.scenarios),
     formatEventCost(result.scenarios),
+    formatBaseline(result.scenarios),
     formatWebhookDelivery(result.webhooks),
     ...formatDecay(result.decay),
     ...formatBulk(result.bulk, result.scenarios.find((s) => s.name === 'create-product')?.real.rps),

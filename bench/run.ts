@@ -77,6 +77,8 @@ function memoryOf(window: ServerWindow): Record<string, number> {
 
 interface Children {
   server?: ServerChild;
+  /** --baseline: the other checkout's server, on the same database */
+  baseline?: ServerChild;
   ceiling?: ServerChild;
   driver?: Child;
 }
@@ -99,7 +101,7 @@ async function measureAll(rig: Rig, scenarios: Scenario[]): Promise<ScenarioResu
 }
 
 interface Started {
-  children: Required<Children>;
+  children: Required<Omit<Children, 'baseline'>> & Pick<Children, 'baseline'>;
   code: ReturnType<typeof codeVersion>;
   startSeconds: number;
   startup: ServerWindow;
@@ -127,13 +129,24 @@ async function startChildren(
   say(
     `server ready in ${startSeconds.toFixed(1)} s (pid ${children.server.pid}, ${target.engine}); startup peak RSS ${startup.rssPeakMb.toFixed(0)} MB`,
   );
+  if (options.baseline) {
+    children.baseline = await startServer(target, {
+      jwtSecret: randomBytes(48).toString('base64url'),
+      logFile: join(logs, 'baseline.log'),
+      build: options.build,
+      env: options.serverEnv,
+      workers: options.workers,
+      root: options.baseline,
+    });
+    say(`baseline server ready (pid ${children.baseline.pid}, from ${options.baseline})`);
+  }
   children.ceiling = await startCeiling(
     await ceilingRoutes(children.server, { seed: info, credential: info.apiKey }),
     target.databaseUrl,
     join(logs, 'ceiling.log'),
   );
   children.driver = await startLoadDriver(join(logs, 'load-driver.log'));
-  return { children: children as Required<Children>, code, startSeconds, startup };
+  return { children: children as Started['children'], code, startSeconds, startup };
 }
 
 function metaOf(options: BenchOptions, scale: ScaleName, started: Pick<Started, 'code' | 'startSeconds'>): BenchResult['meta'] {
@@ -201,11 +214,12 @@ async function measureRun(
   };
 }
 
-function rigOf(options: BenchOptions, target: BenchTarget, info: SeedInfo, children: Required<Children>, profileDir: string): Rig {
-  const { server, ceiling, driver } = children;
+function rigOf(options: BenchOptions, target: BenchTarget, info: SeedInfo, children: Started['children'], profileDir: string): Rig {
+  const { server, ceiling, driver, baseline } = children;
   return {
     options,
     server,
+    ...(baseline ? { baseline } : {}),
     ceiling,
     driver,
     context: { seed: info, credential: info.apiKey },
@@ -240,7 +254,7 @@ export async function runBench(options: BenchOptions, scale: ScaleName, scenario
   const cleanup = async () => {
     pendingCleanups.delete(cleanup);
     await Promise.all([children.driver?.stop(5000), children.ceiling?.stop(5000)]);
-    await children.server?.stop();
+    await Promise.all([children.server?.stop(), children.baseline?.stop()]);
     if (options.keepDatabase) say(`kept ${target.describe}`);
     else await target.drop();
   };
