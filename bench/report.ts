@@ -218,7 +218,17 @@ export function formatBaseline(scenarios: ScenarioResult[]): string {
       fixed(s.ratio, 4),
       s.loadAverage.join(' → '),
     ]);
-  const header = ['baseline → this', 'baseline req/s', 'req/s', 'vs baseline', 'srv ms/req', 'db ms/req', 'baseline ratio', 'ratio', 'load'];
+  const header = [
+    'baseline → this',
+    'baseline req/s',
+    'req/s',
+    'vs baseline',
+    'srv ms/req',
+    'db ms/req',
+    'baseline ratio',
+    'ratio',
+    'load',
+  ];
   return rows.length ? table(header, rows) : '';
 }
 

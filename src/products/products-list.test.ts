@@ -1,8 +1,8 @@
 import { CompiledQuery, type KyselyPlugin, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { engine, expectError, setupTestApp, type TestContext, type TestStore, testDatabaseUrl } from '../../test/helpers.js';
 import { statementsOf } from '../../test/support/statements.js';
-import type { Db } from '../db/database.js';
+import { type Db, openDatabase } from '../db/database.js';
 import { getProductsByIds, listProducts, listProductTexts } from './products.service.js';
 
 let t: TestContext;
@@ -179,5 +179,31 @@ describe('products: lean reads', () => {
     });
     // the offset is walked in products_created_idx; reading each skipped product's row (an Index Scan) cost page 41 a heap page per row
     expect(plan).toMatch(new RegExp(`"Node Type":"Index Only Scan"[^{}]*"Index Name":"${index}"`));
+  });
+});
+
+describe.runIf(engine === 'postgres')('products: pages of a list without filters (PostgreSQL)', () => {
+  it('run past the first page with the plan made once per session, which knows the page size (src/db/statements/generic-plan.ts)', async () => {
+    const store = await t.newStore();
+    for (let i = 0; i < 30; i++) expect((await t.call(store, 'POST', '/products', { title: `Generic ${i}`, price: i })).status).toBe(201);
+    // one connection: the runs and pg_prepared_statements are of one session
+    const database = await openDatabase({ databaseUrl: testDatabaseUrl(), dataDir: '', poolSize: 1 });
+    try {
+      const query = { page: 2, limit: 25, sort: '-price' } as const;
+      const pages = [];
+      for (let n = 0; n < 3; n++)
+        pages.push((await listProductTexts(database.db, store.id, query)).texts.map((text) => JSON.parse(text).price));
+      expect(pages).toEqual([0, 1, 2].map(() => [4, 3, 2, 1, 0]));
+      const plans = await sql<{ generic: number; custom: number; statement: string }>`select generic_plans::int as generic,
+        custom_plans::int as custom, statement from pg_prepared_statements
+        where statement like '%sf:generic-plan%' and statement like '%offset%'`.execute(database.db);
+      // the first run prepared it (with its values); the two after it used the generic plan
+      expect(plans.rows.map(({ generic, custom }) => ({ generic, custom }))).toEqual([{ generic: 2, custom: 1 }]);
+      // Made without the OFFSET, the plan still knows the page's size: a literal LIMIT (with `LIMIT $n` it assumed 10%
+      // of the store's rows and hashed a scan of the whole table: docs/performance-history/notebook.md, 204 ms for page 41)
+      expect(plans.rows[0].statement).toMatch(/\blimit 26 offset \$\d+\)/);
+    } finally {
+      await database.close();
+    }
   });
 });

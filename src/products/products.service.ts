@@ -9,8 +9,10 @@ import {
   type DocumentOfRow,
   documentTexts,
   paginationOf,
+  productChangesSql,
   runList,
   runListPage,
+  type SearchCache,
   selectByIds,
   sharedRead,
 } from '../reads/index.js';
@@ -194,7 +196,14 @@ type ProductBase = SelectQueryBuilder<DB, 'products', object>;
  * membership and where the exact total comes from, as runList and runListPage take them; null when the
  * list is empty whatever the page (a collection filter naming no collection of the store).
  */
-async function productListScope<B extends ProductBase>(db: Db, storeId: string, base: B, query: ProductListQuery, membership?: Membership) {
+async function productListScope<B extends ProductBase>(
+  db: Db,
+  storeId: string,
+  base: B,
+  query: ProductListQuery,
+  membership?: Membership,
+  searches?: SearchCache,
+) {
   const catalog = catalogFilters(query);
   const filters = [...columnFilters(query), ...catalog];
   const filtered = whereAll(base, filters);
@@ -212,12 +221,20 @@ async function productListScope<B extends ProductBase>(db: Db, storeId: string, 
   const totalSql = counted ? countedTotalSql(storeId, { list: 'products', status: query.status }) : undefined;
   const within = membership ? [membership.collectionId] : undefined;
   const unfiltered = filters.length === 0 && !narrow;
-  return { filtered, scope: { db, storeId, narrow, total, counted: totalSql, within, unfiltered } };
+  const kept = searches ? { searches: { cache: searches, version: productChangesSql(storeId) } } : {};
+  return { filtered, scope: { db, storeId, narrow, total, counted: totalSql, within, unfiltered, ...kept } };
 }
 
 /** The product list over `base`: the page and its exact total, as runList computes them. */
-async function runProductList<B extends ProductBase>(db: Db, storeId: string, base: B, query: ProductListQuery, membership?: Membership) {
-  const list = await productListScope(db, storeId, base, query, membership);
+async function runProductList<B extends ProductBase>(
+  db: Db,
+  storeId: string,
+  base: B,
+  query: ProductListQuery,
+  membership?: Membership,
+  searches?: SearchCache,
+) {
+  const list = await productListScope(db, storeId, base, query, membership, searches);
   if (!list) return { rows: [], pagination: paginationOf(query, 0) };
   return runList(list.filtered, query, productListSpec, list.scope);
 }
@@ -247,10 +264,11 @@ export async function listProducts(db: Db, storeId: string, query: ProductListQu
  * The same list as each product's canonical JSON, what GET /products/{id} sends: the stored document while it
  * is current (the xmin rule of products.documents.ts), else the product built from its rows. A page reads 25
  * documents instead of aggregating 25 products' variants, and nothing is parsed, mapped or serialized.
+ * `searches`: a search's matches kept in memory between its pages (src/reads/search-cache.ts).
  */
-export function listProductTexts(db: Db, storeId: string, query: ProductListQuery, membership?: Membership) {
+export function listProductTexts(db: Db, storeId: string, query: ProductListQuery, membership?: Membership, searches?: SearchCache) {
   const read = async () => {
-    const { rows, pagination } = await runProductList(db, storeId, selectProductDocuments(db, storeId), query, membership);
+    const { rows, pagination } = await runProductList(db, storeId, selectProductDocuments(db, storeId), query, membership, searches);
     const texts = await documentTexts(rows as DocumentOfRow[], (ids) => getProductsByIds(db, storeId, ids));
     return { texts, pagination };
   };

@@ -41,3 +41,11 @@ export function countedTotalSql(storeId: string, counted: CountedList) {
       ${key1 === undefined ? sql`` : sql`AND key1 = ${key1}`}
       ${key2 === undefined ? sql`` : sql`AND key2 = ${key2}`})`;
 }
+
+/**
+ * The store's count of changes to its products (migrations/0131), as text: a version that grows with every
+ * committed change to a product, so two reads that find the same one see the same products (search-cache.ts).
+ */
+export function productChangesSql(storeId: string) {
+  return sql<string>`(SELECT coalesce(sum(n), 0)::text FROM list_counts WHERE store_id = ${storeId} AND list = 'product_changes')`;
+}

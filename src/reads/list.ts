@@ -6,6 +6,7 @@ import type { Pagination } from '../shared/index.js';
 import { StringEnum } from '../shared/index.js';
 import { FAR_END_FROM_OFFSET, farEndWalk } from './far-end.js';
 import { badCursor, decodeCursor, encodeCursor, type Keyset, type Position, rowsAfter } from './list-cursor.js';
+import { type KeptSearches, keptPage, searchAndKeep, searchKey } from './search-cache.js';
 
 /**
  * The shared list contract (CONTRACT §5, §9.3): every list endpoint declares its sorts, search and filters
@@ -114,8 +115,10 @@ export interface ListScope {
   counted?: RawBuilder<number>;
   /** the ids of a nested list's path (the collection of /collections/{id}/products): part of its cursors' binding */
   within?: readonly string[];
-  /** `base` filters by the store only: its first page runs with a generic plan (src/db/statements/generic-plan.ts) */
+  /** `base` filters by the store only: its pages run with a generic plan (src/db/statements/generic-plan.ts) */
   unfiltered?: boolean;
+  /** searches kept in memory, exact by the store's catalog version (search-cache.ts): for a search without other filters */
+  searches?: KeptSearches;
 }
 
 /** The page sizes (limit + 1 rows read) whose first page may run with a generic plan: a few texts, a few plans per session. */
@@ -258,6 +261,10 @@ export async function readList<DB, TB extends keyof DB, O>(
   const counted = total && scope.counted;
   const count: Counting = counting ? { total, counted } : null;
   try {
+    const keepable = scope.searches && params.search && conditions.length === 1 && scope.unfiltered && since === undefined;
+    const kept =
+      keepable && counting && !walk.after ? await runKeptSearch(scoped, conditions[0], params, spec, order, walk, scope) : undefined;
+    if (kept) return { rows: kept.rows as KeyedRow<O>[], count: kept.count, walk };
     const { rows, count: found } = conditions.length
       ? await runMatchedList(scoped, sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`, params, spec, order, walk, scope.db, counting)
       : await runIndexedList(scoped, params, spec, order, walk, count, scope.unfiltered === true && since === undefined);
@@ -317,17 +324,21 @@ async function runIndexedList<DB, TB extends keyof DB, O>(
     ...(counted ? [counted.as('list_total')] : []),
   ]);
   const take = params.limit + 1;
-  const far = counted && total && walk.offset >= FAR_END_FROM_OFFSET ? await farEndPage(base, keyed, spec, order, walk, take, total) : null;
+  // A page of a list without filters has one plan whatever its values, once its size is a literal (generic-plan.ts).
+  const generic = unfiltered && GENERIC_PLAN_TAKES.has(take);
+  const far =
+    counted && total && walk.offset >= FAR_END_FROM_OFFSET ? await farEndPage(base, keyed, spec, order, walk, take, total, generic) : null;
   if (far) return far;
   let page: typeof keyed;
   if (walk.after) page = ordered(keyed.where(rowsAfter(keysetOf(order, spec.idColumn), walk.after))).limit(take);
-  else if (walk.offset === 0 && unfiltered && GENERIC_PLAN_TAKES.has(take)) page = withGenericPlan(ordered(keyed).limit(sql.lit(take)));
+  else if (walk.offset === 0 && generic) page = withGenericPlan(ordered(keyed).limit(sql.lit(take)));
   else if (walk.offset === 0) page = ordered(keyed).limit(take);
   else {
     const ids = ordered(base.clearSelect().select(sql`${spec.idColumn}`.as('page_id')))
-      .limit(take)
+      .limit(generic ? sql.lit(take) : take)
       .offset(walk.offset);
     page = ordered(keyed.where(sql<SqlBool>`${spec.idColumn} IN (${ids})`));
+    if (generic) page = withGenericPlan(page);
   }
   const countAll = () =>
     base
@@ -356,24 +367,50 @@ async function farEndPage<DB, TB extends keyof DB, O, K>(
   walk: Walk,
   take: number,
   total: () => Promise<number>,
+  generic: boolean,
 ): Promise<{ rows: KeyedRow<O>[]; count: number } | null> {
   const known = await total();
   const far = farEndWalk(walk.offset, take, known);
   if (!far) return null;
   const opposite = order.descending ? sql`ASC` : sql`DESC`;
+  // the last page's size varies with the total: only a full page's is a literal (one text per page size)
+  const literal = generic && far.limit === take;
   const ids = base
     .clearSelect()
     .select(sql`${spec.idColumn}`.as('page_id'))
     .orderBy(sql`${order.expression} ${opposite}`)
     .orderBy(sql`${spec.idColumn} ${opposite}`)
-    .limit(far.limit)
+    .limit(literal ? sql.lit(take) : far.limit)
     .offset(far.offset);
-  const rows = (await keyed
+  const page = keyed
     .where(sql<SqlBool>`${spec.idColumn} IN (${ids})`)
     .orderBy(sql`${order.expression} ${order.direction}`)
-    .orderBy(sql`${spec.idColumn} ${order.direction}`)
-    .execute()) as unknown as (KeyedRow<O> & { list_total: number })[];
+    .orderBy(sql`${spec.idColumn} ${order.direction}`);
+  const rows = (await (literal ? withGenericPlan(page) : page).execute()) as unknown as (KeyedRow<O> & { list_total: number })[];
   return rows[0]?.list_total === known ? { rows, count: known } : null;
+}
+
+/** A search's page from its kept matches, else the search in full, kept (search-cache.ts); undefined: read it the usual way. */
+function runKeptSearch<DB, TB extends keyof DB, O>(
+  base: SelectQueryBuilder<DB, TB, O>,
+  condition: Expression<SqlBool>,
+  params: ListParams,
+  spec: ListSpec,
+  order: ListOrder,
+  walk: Walk,
+  scope: ListScope,
+) {
+  const kept = scope.searches as KeptSearches;
+  const key = searchKey(scope.storeId, params.search as string, params.sort);
+  const row = (id: RawBuilder<unknown>) => base.where(sql<SqlBool>`${spec.idColumn} = ${id}`);
+  const take = params.limit + 1;
+  const matches = base
+    .where(condition)
+    .clearSelect()
+    .select([sql`${spec.idColumn}`.as('match_id'), sql`${order.expression}`.as('match_key')]);
+  return keptPage(scope.db, kept, key, row, walk.offset, take).then(
+    (page) => page ?? searchAndKeep(scope.db, kept, key, matches, row, order.direction, walk.offset, take),
+  );
 }
 
 function keysetOf(order: ListOrder, id: RawBuilder<unknown>): Keyset {

@@ -11,8 +11,11 @@ import { executeText } from './deferred.js';
  * many rows as the literal LIMIT says. A statement marked here, once its session has prepared it, runs as
  * `EXECUTE` under `SET LOCAL plan_cache_mode = force_generic_plan` in one message: its generic plan is made
  * once per session and kept. Only statements whose plan cannot depend on the values may be marked (no
- * filter but the store, no OFFSET, the LIMIT a literal): a generic plan cannot know how many rows a
- * filter value or an offset skips, and a page deep in a list got a sequential scan from one (200 ms).
+ * filter but the store, the LIMIT a literal): a generic plan cannot know how many rows a filter value keeps.
+ * An OFFSET it cannot know either, and assumes 10% of the rows: with `LIMIT $n` too, page 41 was planned as a
+ * hash join over a scan of the whole table (200 ms); with the LIMIT a literal the page's ids are known to be
+ * that many, and the plan is the one every offset gets: the sort index walked, the page's rows looked up by key
+ * (a page past the first of a list, src/reads/list.ts; the test in src/products/products-list.test.ts).
  */
 export const GENERIC_PLAN_MARK = '/* sf:generic-plan */';
 
