@@ -13,11 +13,14 @@ interface KeyCount {
 
 const byKey = (a: KeyCount, b: KeyCount) => `${a.list}|${a.key1}|${a.key2}`.localeCompare(`${b.list}|${b.key1}|${b.key2}`);
 
-/** What the counters say, per list and key (keys that sum to zero left out): `storeId` null for every store. */
+/**
+ * What the counters say, per list and key (keys that sum to zero left out): `storeId` null for every store.
+ * `product_changes` counts changes, not rows (migrations/0131: the catalog's version), so it is not among them.
+ */
 export async function counterTotals(db: AnyDb, storeId: string | null): Promise<(KeyCount & { store_id: string })[]> {
   const { rows } = await sql<KeyCount & { store_id: string }>`
     SELECT store_id, list, key1, key2, sum(n)::int AS n FROM list_counts
-    WHERE ${storeId === null ? sql`true` : sql`store_id = ${storeId}`}
+    WHERE ${storeId === null ? sql`true` : sql`store_id = ${storeId}`} AND list <> 'product_changes'
     GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0`.execute(db);
   return rows.sort((a, b) => a.store_id.localeCompare(b.store_id) || byKey(a, b));
 }
