@@ -1,12 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
-import { settled } from '../../test/support/feed.fixtures.js';
+import { feedOf, settled } from '../../test/support/feed.fixtures.js';
 
 let t: TestContext;
 beforeAll(async () => {
   t = await setupTestApp();
 });
 afterAll(() => t.close());
+const { eventsOf } = feedOf(() => t);
+
+/** The inventory.updated a write appends, as [location, available], each equal to the level GET /inventory-levels lists. */
+async function levelEventsOf(store: TestStore, write: () => Promise<unknown>) {
+  const events = (await eventsOf(store, write)).filter((event) => event.type === 'inventory.updated');
+  const listed = (await t.call(store, 'GET', '/inventory-levels?limit=250')).body.data;
+  for (const event of events) expect(event.data).toEqual(listed.find((level: { id: string }) => level.id === event.data.id));
+  return events.map((event) => [event.data.locationId, event.data.available]);
+}
 
 async function setup(store: TestStore) {
   const home = (await t.call(store, 'GET', '/locations')).body.data[0].id as string;
@@ -43,6 +52,7 @@ describe('checkout stock per location (CONTRACT §9.6, §13)', () => {
     expect(
       events.map((event: { data: { locationId: string; available: number } }) => [event.data.locationId, event.data.available]),
     ).toEqual([
+      [home, 5],
       [shop, 3],
       [shop, 1],
       [home, 4],
@@ -71,8 +81,12 @@ describe('checkout stock per location (CONTRACT §9.6, §13)', () => {
     expect(placed.status).toBe(201);
     expect((await t.call(store, 'PATCH', `/locations/${shop}`, { active: false })).status).toBe(200);
     expect((await t.call(store, 'GET', `/products/${mug.id}`)).body.data.totalStock).toBe(5);
-    const cancelled = await t.call(store, 'PATCH', `/orders/${placed.body.data.id}`, { orderStatus: 'cancelled', restock: true });
-    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    const restocked = await levelEventsOf(store, async () => {
+      const cancelled = await t.call(store, 'PATCH', `/orders/${placed.body.data.id}`, { orderStatus: 'cancelled', restock: true });
+      expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    });
+    // one inventory.updated, for the level the units went back to
+    expect(restocked).toEqual([[shop, 3]]);
     expect(await levelsOf(store, mug.id)).toEqual({ [home]: 5, [shop]: 3 });
     expect((await t.call(store, 'GET', `/products/${mug.id}`)).body.data.totalStock).toBe(5);
     await t.call(store, 'PATCH', `/locations/${shop}`, { active: true });
@@ -84,7 +98,10 @@ describe('checkout stock per location (CONTRACT §9.6, §13)', () => {
     const { home, shop, mug } = await setup(store);
     const placed = await t.call(store, 'POST', '/orders', order(mug.id, 3, shop));
     expect((await t.call(store, 'DELETE', `/locations/${shop}`)).status).toBe(200);
-    await t.call(store, 'PATCH', `/orders/${placed.body.data.id}`, { orderStatus: 'cancelled', restock: true });
+    const restocked = await levelEventsOf(store, () =>
+      t.call(store, 'PATCH', `/orders/${placed.body.data.id}`, { orderStatus: 'cancelled', restock: true }),
+    );
+    expect(restocked).toEqual([[home, 8]]);
     expect(await levelsOf(store, mug.id)).toEqual({ [home]: 8 });
     expect((await t.call(store, 'GET', `/products/${mug.id}`)).body.data.totalStock).toBe(8);
   });

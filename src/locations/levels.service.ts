@@ -13,6 +13,7 @@ import {
   lockVariants,
   selectLevels,
   shareLocations,
+  takeMovedLevels,
   writeLevels,
 } from './levels.sql.js';
 
@@ -101,12 +102,26 @@ export async function commitLevels(trx: Tx, storeId: string, current: LevelRow[]
   );
   const changed = await writeLevels(trx, storeId, writes, at);
   const byKey = new Map(changed.map((row) => [keyText({ itemId: row.item_id, locationId: row.location_id }), row]));
-  for (const [key, row] of byKey) {
-    const level = toLevelOutput(row);
-    noteChange(trx, 'inventory.updated', key, async () => level);
-  }
+  noteLevels(trx, changed);
   noteUpdated(trx, storeId, 'product', new Set(changed.map((row) => row.product_id)));
   return current.map((row) => toLevelOutput(byKey.get(keyText({ itemId: row.item_id, locationId: row.location_id })) ?? row));
+}
+
+/** One `inventory.updated` per level, its data the level as GET /inventory-levels shows it (noted by its id: once per write). */
+function noteLevels(trx: Tx, rows: LevelRow[]): void {
+  for (const row of rows) {
+    const level = toLevelOutput(row);
+    noteChange(trx, 'inventory.updated', row.level_id, async () => level);
+  }
+}
+
+/**
+ * Notes an `inventory.updated` for every level the database moved in this transaction without the app
+ * naming it: a total written through a product or variant row sets the default location's level
+ * (migrations 0114, 0124). Product writes that may write a total call it once, at the end of their work.
+ */
+export async function noteMovedLevels(trx: Tx, storeId: string): Promise<void> {
+  noteLevels(trx, await takeMovedLevels(trx, storeId));
 }
 
 /** POST /inventory-levels/set: every item's new value, or none (409 INVENTORY_CHANGED per stale compareAvailable). */

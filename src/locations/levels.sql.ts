@@ -100,3 +100,17 @@ export async function writeLevels(
     RETURNING l.level_id, l.item_id, l.product_id, l.variant_id, l.location_id, l.available, l.updated_at`.execute(trx);
   return rows;
 }
+
+/**
+ * The levels the database moved in this transaction without the app naming them (a total written through a
+ * product or variant row sets the default location's level: migrations 0114, 0124), as they are now; the
+ * record of them is cleared, so each is read once.
+ */
+export async function takeMovedLevels(trx: Tx, storeId: string): Promise<LevelRow[]> {
+  const { rows } =
+    await sql<LevelRow>`SELECT l.level_id, l.item_id, l.product_id, l.variant_id, l.location_id, l.available, l.updated_at
+    FROM storefront_take_moved_levels() AS m JOIN inventory_levels l
+      ON l.store_id = ${storeId} AND l.item_id = m.item_id AND l.location_id = m.location_id
+    ORDER BY l.item_id, l.location_id`.execute(trx);
+  return rows;
+}

@@ -2,6 +2,7 @@ import type { RawBuilder } from 'kysely';
 import { type OptionValues, optionValueIds } from '../attributes/index.js';
 import type { Tx } from '../db/index.js';
 import { AppError } from '../errors.js';
+import { noteMovedLevels } from '../locations/index.js';
 import type { AfterWork, ImportBatchApplier, ImportBatchLine, ImportBatchResult, ImportLineOptions } from '../shared/index.js';
 import { addValueLinks } from './option-attributes.js';
 import type { ProductOption } from './options.js';
@@ -182,6 +183,10 @@ async function createProducts(trx: Tx, storeId: string, planned: PlannedProduct[
     events.push({ type: 'product.created' as const, data: toProductOutput(row, own.map(toVariantOutput), []) });
   }
   await insertVariantValueLinks(trx, storeId, links.variantIds, links.valueIds);
+  // the default location's levels their stock made (the database's, from the totals): an inventory.updated each
+  if (inserted.some(({ values, variants }) => !!values.total_stock || variants.some((variant) => !!variant.values.stock))) {
+    await noteMovedLevels(trx, storeId);
+  }
   await afterWork.append(trx, storeId, events);
   return new Set(inserted.map((product) => product.values.id));
 }

@@ -31,6 +31,7 @@ import {
   type VariantRow,
 } from './products.sql.js';
 import { allOf, catalogFilters, columnFilters, productListSpec, selectProductDocuments, whereAll } from './products-list.sql.js';
+import { noteLevelsMovedBy } from './stock.js';
 import { applyEntries, indexEntries } from './variant-entries.js';
 import { applyVariantEntries, freshVariants, syncVariants } from './variants.service.js';
 
@@ -138,6 +139,7 @@ async function insertNewProduct(
   const values = newProductValues(storeId, input, prepared, new Date(), importDigest);
   const row = await insertProduct(db, values, input.title, prepared.handle, plannedSkus(values.id, prepared));
   const variants = await writeRelations(db, storeId, row, prepared, input.selectedCollections, ctx, true);
+  await noteLevelsMovedBy(db, storeId, input, { creating: true });
   // The output is what was written (the product row as returned, the variants as inserted), not a
   // read back; memberships are read, as the collections' order is theirs.
   if (input.selectedCollections !== undefined) return getProduct(db, storeId, row.id);
@@ -159,6 +161,7 @@ export async function updateProduct(
   const columns = { ...prepared.columns, ...(prepared.handle !== undefined ? { handle: prepared.handle } : {}) };
   const row = await updateProductRow(db, storeId, id, columns, importDigest);
   await writeRelations(db, storeId, row, prepared, input.selectedCollections, ctx);
+  await noteLevelsMovedBy(db, storeId, input);
   return getProduct(db, storeId, id);
 }
 

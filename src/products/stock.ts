@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../db/index.js';
-import { type LevelMove, returnLevelStock, takeLevelStock } from '../locations/index.js';
+import { type LevelMove, noteMovedLevels, returnLevelStock, takeLevelStock } from '../locations/index.js';
+import type { CreateProductInput, UpdateProductInput, UpdateVariantInput } from './products.schema.js';
 import { findStockBySku, type StockRow } from './stock.sql.js';
 
 /** One line of a checkout: a variant, or a simple product, named by its product and SKU, and a quantity. */
@@ -115,4 +116,31 @@ export async function takeStock(trx: Tx, storeId: string, moves: StockMove[], at
 /** Puts what a checkout took back (src/locations/checkout-levels.ts: where, when its location is gone or inactive). */
 export async function returnStock(trx: Tx, storeId: string, moves: StockMove[], at: Date): Promise<void> {
   await returnLevelStock(trx, storeId, moves.map(toLevelMove), at);
+}
+
+/**
+ * Whether a product or variant write may move an inventory level through a total it writes (the database
+ * sets the default location's level to match a written stock or totalStock: migrations 0114, 0124): a new
+ * item's level is written only for a stock other than 0; an update's for any stock it names, or for options
+ * (a product that loses them becomes simple, and its totalStock a level).
+ */
+function mayMoveLevels(input: CreateProductInput | UpdateProductInput | UpdateVariantInput, creating: boolean): boolean {
+  // the fields of the three bodies that carry a stock (a variant's `stock`; a product's `totalStock`, its entries' `stock`)
+  const named = input as { stock?: number; totalStock?: number | null; variants?: { stock?: number }[]; options?: unknown };
+  const stocks = [named.stock, named.totalStock, ...(named.variants ?? []).map((entry) => entry.stock)];
+  if (creating) return stocks.some((stock) => !!stock);
+  return named.options !== undefined || stocks.some((stock) => stock !== undefined);
+}
+
+/**
+ * At the end of a product or variant write: an `inventory.updated` noted for each level its totals moved
+ * (src/locations), read only when the input could have moved one.
+ */
+export async function noteLevelsMovedBy(
+  trx: Tx,
+  storeId: string,
+  input: CreateProductInput | UpdateProductInput | UpdateVariantInput,
+  { creating = false } = {},
+): Promise<void> {
+  if (mayMoveLevels(input, creating)) await noteMovedLevels(trx, storeId);
 }

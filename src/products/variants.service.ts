@@ -14,6 +14,7 @@ import {
 } from './options.js';
 import type { UpdateVariantInput, VariantListQuery } from './products.schema.js';
 import { lockProduct, productExists, touchProduct, toVariantOutput, type VariantRow } from './products.sql.js';
+import { noteLevelsMovedBy } from './stock.js';
 import { applyEntries, changed, type Entries, type VariantValues, variantValueDetails, withEntry } from './variant-entries.js';
 import {
   countVariants,
@@ -159,6 +160,7 @@ export async function updateVariant(db: Tx, storeId: string, productId: string, 
   const { custom_fields: customFields, ...plain } = values;
   const row = await updateVariantRow(db, storeId, variantId, { ...plain, custom_fields: JSON.stringify(customFields), updated_at: now });
   await touchProduct(db, storeId, productId, now);
+  await noteLevelsMovedBy(db, storeId, input);
   return toVariantOutput(row);
 }
 
