@@ -1,6 +1,6 @@
 import { importCollectionLine } from '../collections/index.js';
 import { importCustomerLine } from '../customers/index.js';
-import { importInventoryLine } from '../locations/index.js';
+import { importInventoryBatch, importInventoryLine } from '../locations/index.js';
 import { importOrders } from '../orders/index.js';
 import { importProductLine } from '../products/index.js';
 import type { ImportContext, ImportHandlers } from './import-job.js';
@@ -18,6 +18,6 @@ export function importHandlers(ctx: ImportContext): ImportHandlers {
     collections: importCollectionLine(ctx),
     customers: importCustomerLine,
     orders: importOrders,
-    inventory: importInventoryLine,
+    inventory: { line: importInventoryLine, batch: importInventoryBatch },
   };
 }

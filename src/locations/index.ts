@@ -6,6 +6,7 @@
 export { type LevelMove, type LevelShortage, returnLevelStock, takeLevelStock } from './checkout-levels.js';
 export { getInventoryLinesByIds } from './inventory.export.js';
 export { importInventoryLine } from './inventory.import.js';
+export { importInventoryBatch } from './inventory.import-batch.js';
 export { getInventoryRecordsByIds, type InventoryRecord } from './inventory.sql.js';
 export { InventoryLine } from './inventory-line.schema.js';
 export { registerInventoryLevelRoutes } from './levels.routes.js';

@@ -2,7 +2,7 @@ import type { Tx } from '../db/index.js';
 import { AppError, type ErrorDetail, invalidField, validationError } from '../errors.js';
 import type { ImportLineOptions, ImportLineOutcome } from '../shared/index.js';
 import { compileBodyCheck, withoutIgnored } from '../shared/index.js';
-import { type ItemRow, itemsBySku, type LocationRef, levelAt, locationByName, productByHandle } from './inventory.sql.js';
+import { type HandleRow, type ItemRow, itemsBySku, type LocationRef, levelAt, locationByName, productByHandle } from './inventory.sql.js';
 import { InventoryLine } from './inventory-line.schema.js';
 import { setLevels } from './levels.service.js';
 import { createLocation } from './locations.service.js';
@@ -10,7 +10,7 @@ import { createLocation } from './locations.service.js';
 /** The reason an import gives the set service (like every reason, not stored: docs/decisions.md, "Inventory files"). */
 export const IMPORT_REASON = 'import';
 
-const validateLine = compileBodyCheck(InventoryLine);
+export const validateLine = compileBodyCheck(InventoryLine);
 const detail = (field: string, message: string): ErrorDetail => ({ field, in: 'body', message });
 const unknownItem = (field: string, message: string) => validationError([detail(field, message)], `Unknown item: ${message}`);
 
@@ -19,9 +19,24 @@ const sameOptions = (attributes: Record<string, string>, wanted: [string, string
   Object.keys(attributes).length === wanted.length &&
   wanted.every(([name, value]) => Object.entries(attributes).some(([key, kept]) => key.toLowerCase() === name && kept === value));
 
+/**
+ * How a line's item is looked up: in the database, one line at a time (`lookupsIn`), or in what a batch read
+ * for all its lines at once (inventory.import-batch.ts). Either way the same rules and errors (`itemOf`).
+ */
+export interface ItemLookups {
+  /** the items with this SKU: only whether there are none, one or more counts */
+  bySku(sku: string): Promise<ItemRow[]>;
+  byHandle(handle: string): Promise<HandleRow | undefined>;
+}
+
+const lookupsIn = (trx: Tx, storeId: string): ItemLookups => ({
+  bySku: (sku) => itemsBySku(trx, storeId, sku),
+  byHandle: (handle) => productByHandle(trx, storeId, handle),
+});
+
 /** The item of `handle` with these option values: a variant, or the simple product when none are given. */
-async function itemByHandle(trx: Tx, storeId: string, handle: string, options: Record<string, string>): Promise<ItemRow> {
-  const product = await productByHandle(trx, storeId, handle);
+async function itemByHandle(lookups: ItemLookups, handle: string, options: Record<string, string>): Promise<ItemRow> {
+  const product = await lookups.byHandle(handle);
   if (!product) throw unknownItem('productHandle', `no product of this store has the handle "${handle}"`);
   const wanted = Object.entries(options).map(([name, value]): [string, string] => [name.trim().toLowerCase(), value.trim()]);
   if (product.simple) {
@@ -36,13 +51,13 @@ async function itemByHandle(trx: Tx, storeId: string, handle: string, options: R
 }
 
 /** The line's item: by SKU when exactly one item has it, else by handle and option values. */
-async function itemOf(trx: Tx, storeId: string, line: InventoryLine): Promise<ItemRow> {
+export async function itemOf(lookups: ItemLookups, line: InventoryLine): Promise<ItemRow> {
   const sku = line.sku?.trim();
-  const bySku = sku ? await itemsBySku(trx, storeId, sku) : [];
+  const bySku = sku ? await lookups.bySku(sku) : [];
   if (bySku.length === 1) return bySku[0];
   if (line.productHandle !== undefined) {
     try {
-      return await itemByHandle(trx, storeId, line.productHandle.trim(), line.options ?? {});
+      return await itemByHandle(lookups, line.productHandle.trim(), line.options ?? {});
     } catch (error) {
       // a SKU no item has, then a handle that finds none either: the error names both, the SKU's cell first
       if (!sku || bySku.length > 0 || !(error instanceof AppError)) throw error;
@@ -55,11 +70,16 @@ async function itemOf(trx: Tx, storeId: string, line: InventoryLine): Promise<It
   throw invalidField('sku', 'give the SKU of the item, or its productHandle (and options)');
 }
 
+/** A location a line names, found (the batch's, or by name): refused when it is inactive. */
+export function usableLocation(found: LocationRef): LocationRef {
+  if (!found.active) throw invalidField('location', `names the inactive location "${found.name}": activate it first`);
+  return found;
+}
+
 /** The location of this name; created (and told) when the store has none, refused when it is inactive. */
 async function locationOf(trx: Tx, storeId: string, name: string, created?: (name: string) => void): Promise<LocationRef> {
   const found = await locationByName(trx, storeId, name);
-  if (found?.active === false) throw invalidField('location', `names the inactive location "${found.name}": activate it first`);
-  if (found) return found;
+  if (found) return usableLocation(found);
   try {
     const location = await createLocation(trx, storeId, { name });
     created?.(location.name);
@@ -70,6 +90,25 @@ async function locationOf(trx: Tx, storeId: string, name: string, created?: (nam
     throw error;
   }
 }
+
+/**
+ * What a line does to its level (`current`; undefined: the item has none there): nothing (null: `available`
+ * null where no level is, or the value it already has), or set it to `available`, created when it had none.
+ */
+export function lineChange(line: InventoryLine, current: number | undefined): { available: number; outcome: ImportLineOutcome } | null {
+  if (line.available === null && current === undefined) return null;
+  const available = line.available ?? 0;
+  if (current === available) return null;
+  return { available, outcome: current === undefined ? 'created' : 'updated' };
+}
+
+/** The item of `set` for a line's level. */
+export const levelItem = (item: ItemRow, locationId: string, available: number) => ({
+  productId: item.product_id,
+  ...(item.variant_id ? { variantId: item.variant_id } : {}),
+  locationId,
+  available,
+});
 
 /**
  * A line of `POST /imports?resource=inventory` (InventoryLine): the item's level at the location is set as
@@ -86,19 +125,12 @@ export async function importInventoryLine(
   options: ImportLineOptions,
 ): Promise<ImportLineOutcome> {
   const line = validateLine(withoutIgnored(value), options.handling);
-  const item = await itemOf(trx, storeId, line);
+  const item = await itemOf(lookupsIn(trx, storeId), line);
   const location = await locationOf(trx, storeId, line.location.trim(), options.locationCreated);
   const current = await levelAt(trx, storeId, item.variant_id ?? item.product_id, location.id);
-  if (line.available === null && current === undefined) return 'updated';
-  const available = line.available ?? 0;
-  if (current === available) return 'updated';
-  const level = {
-    productId: item.product_id,
-    ...(item.variant_id ? { variantId: item.variant_id } : {}),
-    locationId: location.id,
-    available,
-  };
-  await setLevels(trx, storeId, { items: [level], reason: IMPORT_REASON });
+  const change = lineChange(line, current);
+  if (!change) return 'updated';
+  await setLevels(trx, storeId, { items: [levelItem(item, location.id, change.available)], reason: IMPORT_REASON });
   await options.afterWork.append(trx, storeId, null);
-  return current === undefined ? 'created' : 'updated';
+  return change.outcome;
 }
