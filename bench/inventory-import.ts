@@ -179,8 +179,7 @@ export async function runInventoryImport(options: BenchOptions): Promise<Invento
 }
 
 const cpuPerRow = (cpu: ImportCpu) => cpu.serverMsPerRow + cpu.dbMsPerRow;
-const cpuText = (cpu: ImportCpu) =>
-  `CPU ${cpu.serverMsPerRow} srv + ${cpu.dbMsPerRow} db ms/row (other work: ${cpu.otherCores} cores)`;
+const cpuText = (cpu: ImportCpu) => `CPU ${cpu.serverMsPerRow} srv + ${cpu.dbMsPerRow} db ms/row (other work: ${cpu.otherCores} cores)`;
 
 export function formatInventoryImport(result: InventoryImportResult): string {
   const { meta, products, inventory, set250 } = result;

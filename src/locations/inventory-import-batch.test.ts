@@ -6,8 +6,8 @@ import { importJobKind } from '../imports/import-job.js';
 import { createUploadStore } from '../imports/index.js';
 import { runOneJob } from '../jobs/runner.js';
 import type { ImportBatchResult, ImportHandler } from '../shared/index.js';
-import { importInventoryBatch } from './inventory.import-batch.js';
 import { importInventoryLine } from './inventory.import.js';
+import { importInventoryBatch } from './inventory.import-batch.js';
 
 /**
  * The inventory import's batch applier gives what the line handler gives line by line: the job's counters,
@@ -101,7 +101,9 @@ async function levelsOf(store: TestStore): Promise<string[]> {
 }
 
 const levelEvents = (events: FeedEvent[]) =>
-  events.filter((event) => event.type === 'inventory.updated').map((event) => [event.data.variantId ?? event.data.productId, event.data.available]);
+  events
+    .filter((event) => event.type === 'inventory.updated')
+    .map((event) => [event.data.variantId ?? event.data.productId, event.data.available]);
 
 const LINES = [
   { sku: 'MUG', location: 'Default', available: 5 },
@@ -153,16 +155,10 @@ describe('inventory import: the batch applier', () => {
     expect(outcomes[0]).toMatchObject({
       counters: [12, 4, 4, 4],
       createdLocations: ['New place'],
-      levels: [
-        'Default / MUG → 5',
-        'New place / TEE-S → 2',
-        'Shop / TEE-M → 0',
-        'Shop / TEE-S → 4',
-        'Shop / tee L → 7',
-      ],
+      levels: ['Default / MUG → 5', 'New place / TEE-S → 2', 'Shop / TEE-M → 0', 'Shop / TEE-S → 4', 'Shop / tee L → 7'],
       levelEvents: 5,
     });
-    expect(outcomes[0].errors.map((error) => [error.line, error.code])).toEqual([
+    expect(outcomes[0].errors.map((error: { line: number; code: string }) => [error.line, error.code])).toEqual([
       [4, 'VALIDATION_ERROR'],
       [6, 'VALIDATION_ERROR'],
       [7, 'VALIDATION_ERROR'],
@@ -184,10 +180,12 @@ describe('inventory import: the batch applier', () => {
     const levels = first.events.filter((event) => event.type === 'inventory.updated');
     expect(levels.map((event) => event.data.available)).toEqual([9, 3]);
     for (const event of levels) expect(event.data).toEqual(listed.find((level: { id: string }) => level.id === event.data.id));
-    expect(first.events.filter((event) => event.type === 'product.updated').map((event) => event.data.handle).sort()).toEqual([
-      'mug',
-      'tee',
-    ]);
+    expect(
+      first.events
+        .filter((event) => event.type === 'product.updated')
+        .map((event) => event.data.handle)
+        .sort(),
+    ).toEqual(['mug', 'tee']);
     const again = await importInventory(store, lines, 'batch');
     expect(again.job).toMatchObject({ created: 0, updated: 3, failed: 0 });
     expect(again.events).toEqual([]);

@@ -2,15 +2,7 @@ import type { Tx } from '../db/index.js';
 import { AppError } from '../errors.js';
 import type { ImportBatchApplier, ImportBatchLine, ImportBatchResult, ImportLineOptions } from '../shared/index.js';
 import { withoutIgnored } from '../shared/index.js';
-import {
-  IMPORT_REASON,
-  type ItemLookups,
-  itemOf,
-  lineChange,
-  levelItem,
-  usableLocation,
-  validateLine,
-} from './inventory.import.js';
+import { IMPORT_REASON, type ItemLookups, itemOf, levelItem, lineChange, usableLocation, validateLine } from './inventory.import.js';
 import { type ItemRow, itemsBySkus, type LocationRef, levelsAt, locationsByNames, productsByHandles } from './inventory.sql.js';
 import type { InventoryLine } from './inventory-line.schema.js';
 import { setLevels } from './levels.service.js';

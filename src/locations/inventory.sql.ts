@@ -86,7 +86,11 @@ export async function levelAt(db: Db | Tx, storeId: string, itemId: string, loca
 }
 
 /** The levels that exist among (item, location) pairs: `available` keyed by `itemId/locationId`. */
-export async function levelsAt(db: Db | Tx, storeId: string, pairs: { itemId: string; locationId: string }[]): Promise<Map<string, number>> {
+export async function levelsAt(
+  db: Db | Tx,
+  storeId: string,
+  pairs: { itemId: string; locationId: string }[],
+): Promise<Map<string, number>> {
   if (pairs.length === 0) return new Map();
   const { rows } = await sql<{ item_id: string; location_id: string; available: number }>`SELECT l.item_id, l.location_id, l.available
     FROM unnest(${pairs.map((pair) => pair.itemId)}::text[], ${pairs.map((pair) => pair.locationId)}::text[]) AS u(item_id, location_id)

@@ -107,8 +107,7 @@ export async function writeLevels(
  * record of them is cleared, so each is read once.
  */
 export async function takeMovedLevels(trx: Tx, storeId: string): Promise<LevelRow[]> {
-  const { rows } =
-    await sql<LevelRow>`SELECT l.level_id, l.item_id, l.product_id, l.variant_id, l.location_id, l.available, l.updated_at
+  const { rows } = await sql<LevelRow>`SELECT l.level_id, l.item_id, l.product_id, l.variant_id, l.location_id, l.available, l.updated_at
     FROM storefront_take_moved_levels() AS m JOIN inventory_levels l
       ON l.store_id = ${storeId} AND l.item_id = m.item_id AND l.location_id = m.location_id
     ORDER BY l.item_id, l.location_id`.execute(trx);
