@@ -24,7 +24,7 @@ export { onPrimary, type ReadReason, type ReadTarget, type ReplicaState, type Re
 export { type Savepoint, setSavepoint, type TransactionState } from './savepoint.js';
 export type { DB } from './schema.generated.js';
 export { afterCommit, literal, withCommit } from './statements/deferred.js';
-export { withGenericPlan } from './statements/generic-plan.js';
+export { GENERIC_PLAN_MARK, withGenericPlan } from './statements/generic-plan.js';
 export type { StatementObserver } from './statements/observed.js';
 export { type Tx, withTx } from './transaction.js';
 export { lsnText, lsnValue } from './wal-positions.js';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/index.js';
+import { type Db, GENERIC_PLAN_MARK } from '../db/index.js';
 
 /**
  * What the resolver reads, in one statement (issue 40: four statements were most of a priced GET's cost): the
@@ -37,10 +37,12 @@ export interface PricingQuery {
  * The items are a simple product itself (it has no variants) or a product with options' variants, in their
  * order: a product with options always has a variant, so the products found are the product ids of the items.
  * Each part is read by its store-first index: products and variants by id, lists by (store_id, currency),
- * fixed prices by (store_id, product_id).
+ * fixed prices by (store_id, product_id). Every part is a lookup by key, whatever the values, so the statement
+ * runs with its generic plan (src/db/statements/generic-plan.ts): planned with its values it cost 0.78 ms of
+ * planning for 0.33 ms of execution (EXPLAIN ANALYZE, one product, 1k seed), generic 0.03 ms, the same plan.
  */
 export async function selectPricing(db: Db, storeId: string, { productIds, currency, customerId }: PricingQuery): Promise<PricingRow> {
-  const { rows } = await sql<PricingRow>`WITH store AS (
+  const { rows } = await sql<PricingRow>`${sql.raw(GENERIC_PLAN_MARK)} WITH store AS (
       SELECT coalesce((SELECT currency FROM stores WHERE id = ${storeId}), 'USD') AS currency
     ), asked AS (
       SELECT coalesce(${currency ?? null}::text, store.currency) AS currency, store.currency AS store_currency FROM store
