@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { COMMANDS } from '../src/cli/index.js';
+import { runCli } from './support/cli.fixtures.js';
 import { createOwnDatabase, type OwnDatabase } from './support/own-database.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'storefront-cli-'));
@@ -35,18 +35,9 @@ async function ownDatabase(): Promise<Record<string, string>> {
   return { STOREFRONT_DATA_DIR: dir };
 }
 
-function cli(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['bin/storefront.mjs', ...args], {
-      env: { ...process.env, STOREFRONT_DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The CLI on the run's own data dir (a test's `env` names its own database). */
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  runCli(args, { STOREFRONT_DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env });
 
 describe('the storefront CLI', () => {
   it('migrates, creates a store with its admin, more admins, and API keys (JSON on stdout)', async () => {
@@ -157,6 +148,8 @@ describe('the storefront CLI', () => {
       [['stores', 'list', '--bogus'], "storefront: Unknown option '--bogus' for 'stores list'; run 'storefront stores list --help'\n"],
       [['stores', 'list', 'extra'], "storefront: Unexpected argument 'extra' for 'stores list'; run 'storefront stores list --help'\n"],
       [['api-keys', 'list'], 'storefront: missing --store; usage: storefront api-keys list --store SLUG\n'],
+      [['price-lists', 'get'], 'storefront: missing --id; usage: storefront price-lists get --id ID\n'],
+      [['price-lists'], "storefront: 'price-lists' needs a subcommand; run 'storefront --help'\n"],
     ];
     for (const [args, stderr] of cases) expect(await cli(args), args.join(' ')).toEqual({ code: 2, stdout: '', stderr });
   }, 120_000);

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,21 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { runCli } from '../../test/support/cli.fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'storefront-cli-http-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The real CLI in its own process (stdout and stderr are pipes: no TTY, so progress is JSON lines). */
-function cli(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['bin/storefront.mjs', ...args], { env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = runCli;
 
 /** A port nothing listens on (fetch refuses well-known ports such as 1 before connecting). */
 async function closedPort(): Promise<number> {

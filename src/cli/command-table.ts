@@ -4,6 +4,8 @@
  * lazily: the primary of `serve --workers N` loads only the cluster code, each data command only what it runs.
  */
 
+import { PRICE_LIST_COMMANDS } from './price-list-commands.js';
+
 /** A command line's options by name, as `node:util` parseArgs gives them to a command's `run`. */
 export type OptionValues = Record<string, string | boolean | undefined>;
 
@@ -213,4 +215,5 @@ export const COMMANDS: CliCommand[] = [
     ownsOutput: true,
     run: async (values, positionals) => (await overHttp()).runHttpCommand('export', values, positionals),
   },
+  ...PRICE_LIST_COMMANDS,
 ];

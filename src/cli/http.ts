@@ -11,7 +11,8 @@ export interface Api {
   /** the server's API root, e.g. http://127.0.0.1:3000/api/v1 */
   base: string;
   request(method: string, path: string, init?: { body?: () => BodyInit; headers?: Record<string, string> }): Promise<Response>;
-  json<T>(method: string, path: string): Promise<T>;
+  /** the envelope's `data`; a `body` goes as JSON */
+  json<T>(method: string, path: string, body?: unknown): Promise<T>;
 }
 
 /** The WHATWG fetch (a parameter named `fetch` cannot name its own type). */
@@ -75,7 +76,10 @@ function createApi(base: string, key: string): Api {
   return {
     base,
     request,
-    json: async <T>(method: string, path: string) => ((await (await request(method, path)).json()) as { data: T }).data,
+    json: async <T>(method: string, path: string, body?: unknown) => {
+      const init = body === undefined ? {} : { body: () => JSON.stringify(body), headers: { 'content-type': 'application/json' } };
+      return ((await (await request(method, path, init)).json()) as { data: T }).data;
+    },
   };
 }
 
