@@ -2,7 +2,7 @@ import { setSavepoint, type Tx } from '../db/index.js';
 import { type AppError, invalidField, toAppError } from '../errors.js';
 import type { MarketCell, MarketPrice } from '../platforms/index.js';
 import { type MarketItemPrice, marketCurrencyOf, setMarketPrices } from '../price-lists/index.js';
-import { amountDetail, decimalOf, type ImportLineOptions, isCurrencyCode } from '../shared/index.js';
+import { amountDetail, type ImportLineOptions, isAmountText, isBelowPrice, isCurrencyCode } from '../shared/index.js';
 
 /**
  * Shopify's market price columns in a product import (`Price / <Market>`, `Compare-at price / <Market>`;
@@ -37,19 +37,18 @@ export interface MarketCellError {
   cell: MarketCell;
 }
 
-const AMOUNT = /^\d{1,13}(\.\d+)?$/;
-
 function cellError(cell: MarketCell, currency: string): MarketCellError | null {
   const refuse = (message: string) => ({ error: invalidField(cell.column, message), cell });
   if (cell.text === '') return refuse('is empty while the market has a compare-at price');
-  if (!AMOUNT.test(cell.text)) return refuse(`must be an amount in ${currency}, as 19.99`);
+  if (!isAmountText(cell.text)) return refuse(`must be an amount in ${currency}, as 19.99`);
   const [detail] = amountDetail(cell.text, currency, cell.column);
   return detail ? refuse(detail.message) : null;
 }
 
 /**
  * A line's market prices checked (each amount exact to its list's currency), as the items to set; or the error
- * of its first bad cell. A compare-at price below the price (Shopify shows no sale then) is left out.
+ * of its first bad cell. A compare-at price below the price (Shopify shows no sale then; the API refuses it) is
+ * left out: the layout that read it warned of it (VALUE_CHANGED, product-variants.ts), by the same rule.
  */
 export async function checkMarketPrices(
   trx: Tx,
@@ -65,7 +64,7 @@ export async function checkMarketPrices(
     currencies.set(key, currency);
     const bad = cellError(price, currency) ?? (compareAt && cellError(compareAt, currency));
     if (bad) return bad;
-    const keptCompare = compareAt && !decimalOf(compareAt.text).lessThan(decimalOf(price.text)) ? compareAt.text : null;
+    const keptCompare = compareAt && !isBelowPrice(compareAt.text, price.text) ? compareAt.text : null;
     items.push({ market, sku, price: price.text, comparePrice: keptCompare });
   }
   return items;

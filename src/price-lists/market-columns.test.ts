@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { csvFixture, csvRow, importCsv, postCsv, productByHandle, shopifyExport } from '../../test/support/csv.fixtures.js';
-import { settled } from '../../test/support/feed.fixtures.js';
+import { feedOf, settled } from '../../test/support/feed.fixtures.js';
 
 /**
  * Shopify's market price columns (CONTRACT §14) through Shopify's 2023 product_template.csv, the file as Shopify
@@ -15,6 +15,7 @@ beforeAll(async () => {
   t = await setupTestApp();
 });
 afterAll(async () => t?.close());
+const feed = feedOf(() => t);
 
 /** The market cells given to the template's rows, by SKU: [US price, US compare-at, International price, International compare-at]. */
 const MARKET_CELLS: Record<string, string[]> = {
@@ -129,6 +130,66 @@ describe("Shopify's market price columns", () => {
       real.errors.map(({ line, column, code }) => ({ line, column, code })),
     );
     expect(real.errors).toMatchObject([{ column: 'Price / United States' }]);
+  });
+
+  it('warns of a compare-at price below the market price (VALUE_CHANGED at its cell), which it leaves out, dry run as real run', async () => {
+    // SRT_COT_122 is record 3 of the file, HAT_GRY_275 record 12 (the header is record 1)
+    const cells = { ...MARKET_CELLS, SRT_COT_122: ['25.00', '', '23.50', '20.00'], HAT_GRY_275: ['17.99', '9.99', '16.50', '21.00'] };
+    const run = async (store: TestStore, dryRun: boolean) => {
+      const query = `&marketCurrencies=International:EUR${dryRun ? '&dryRun=true' : ''}`;
+      const { job, errors, warnings } = await importCsv(t, store, 'products', template(cells), query);
+      const { created, updated, failed } = job;
+      return { counters: { created, updated, failed, warnings: job.warnings }, errors, warnings };
+    };
+    const store = await t.newStore();
+    const dry = await run(store, true);
+    expect(await listsOf(store)).toEqual([]);
+    const real = await run(store, false);
+    expect(real.errors).toEqual([]);
+    const market = real.warnings.filter((row: { column: string | null }) => row.column?.includes(' / '));
+    expect(market).toEqual([
+      {
+        line: 3,
+        column: 'Compare At Price / International',
+        code: 'VALUE_CHANGED',
+        message: 'Compare At Price / International 20.00 is below Price / International 23.50: the compare-at price was not imported',
+        details: [{ field: 'Compare At Price / International', in: 'body', message: expect.stringContaining('20.00') }],
+      },
+      expect.objectContaining({ line: 12, column: 'Compare At Price / United States', code: 'VALUE_CHANGED' }),
+    ]);
+    expect(real.counters.warnings).toBe(real.warnings.length);
+    expect(dry).toEqual(real);
+    // the price is imported, its compare-at price is not; the other market's compare-at price is
+    const lists = await listsOf(store);
+    const pricesOf = async (name: string) =>
+      (await t.call(store, 'GET', `/price-lists/${lists.find((list) => list.name === name)?.id}/prices?limit=100`)).body.data;
+    const shirt = await productByHandle(t, store, 'example-shirt');
+    const second = shirt.variants.find((variant: { sku: string }) => variant.sku === 'SRT_COT_122');
+    expect((await pricesOf('International')).find((price: { variantId: string }) => price.variantId === second.id)).toMatchObject({
+      price: 23.5,
+      comparePrice: null,
+    });
+    const hat = await productByHandle(t, store, 'example-hat');
+    const hatPrices = (name: string) => pricesOf(name).then((prices) => prices.find((price: { productId: string }) => price.productId === hat.id));
+    expect(await hatPrices('United States')).toMatchObject({ price: 17.99, comparePrice: null });
+    expect(await hatPrices('International')).toMatchObject({ price: 16.5, comparePrice: 21 });
+  });
+
+  it('importing the same file again appends no event and leaves the lists as they were; a changed cell, one priceList.updated', async () => {
+    const store = await t.newStore();
+    const query = '&marketCurrencies=International:EUR';
+    await importCsv(t, store, 'products', template(), query);
+    const lists = async () => (await t.call(store, 'GET', '/price-lists?sort=createdAt')).body.data;
+    const before = await lists();
+    const again = await feed.eventsOf(store, () => importCsv(t, store, 'products', template(), query));
+    expect(again.map((event) => event.type)).toEqual([]);
+    expect(await lists()).toEqual(before);
+    const changed = { ...MARKET_CELLS, HAT_GRY_275: ['17.99', '', '16.00', '21.00'] };
+    const once = await feed.eventsOf(store, () => importCsv(t, store, 'products', template(changed), query));
+    const international = before.find((list: { name: string }) => list.name === 'International');
+    expect(once.filter((event) => event.type.startsWith('priceList.')).map((event) => [event.type, event.data.id])).toEqual([
+      ['priceList.updated', international.id],
+    ]);
   });
 
   it.each([

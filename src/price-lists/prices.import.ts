@@ -3,7 +3,7 @@ import type { AfterWork } from '../shared/index.js';
 import { storeCurrency } from '../stores/index.js';
 import { createPriceList, getPriceList } from './price-lists.service.js';
 import { findPriceListByName } from './price-lists.sql.js';
-import { putPrices } from './prices.service.js';
+import { setChangedPrices } from './prices.service.js';
 import { selectItemsByHandle } from './prices.sql.js';
 
 /**
@@ -41,7 +41,10 @@ async function listIdOf(trx: Tx, storeId: string, market: string, given: Readonl
   return created.id;
 }
 
-/** Sets the items of the product with `handle` in their markets' lists (each list: one PUT, one priceList.updated). */
+/**
+ * Sets the items of the product with `handle` in their markets' lists (each list: one PUT's write, and one
+ * priceList.updated when a price of it changed: a re-import of the same file appends none).
+ */
 export async function setMarketPrices(
   trx: Tx,
   storeId: string,
@@ -63,8 +66,7 @@ export async function setMarketPrices(
       const amounts = { price: Number(item.price), ...(item.comparePrice === null ? {} : { comparePrice: Number(item.comparePrice) }) };
       return [{ productId: product.productId, ...(variantId ? { variantId } : {}), ...amounts }];
     });
-    if (put.length === 0) continue;
-    await putPrices(trx, storeId, listId, { items: put });
+    if (put.length === 0 || !(await setChangedPrices(trx, storeId, listId, { items: put }))) continue;
     await afterWork.append(trx, storeId, { type: 'priceList.updated', data: await getPriceList(trx, storeId, listId) });
   }
 }

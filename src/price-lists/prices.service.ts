@@ -85,8 +85,8 @@ function amountDetails(items: PutPricesInput['items'], currency: string): ErrorD
   });
 }
 
-/** PUT /price-lists/{id}/prices: every item's fixed price set, or none (400 naming each wrong item). */
-export async function putPrices(trx: Tx, storeId: string, listId: string, input: PutPricesInput): Promise<PriceListPrice[]> {
+/** The items checked (as PUT's 400 names them) and upserted: their ids, and how many of them changed. */
+async function upsertChecked(trx: Tx, storeId: string, listId: string, input: PutPricesInput, at: Date) {
   const list = await lockPriceList(trx, storeId, listId);
   const { itemIds, details } = await itemIdsOf(trx, storeId, input.items);
   details.push(...amountDetails(input.items, list.currency));
@@ -98,10 +98,26 @@ export async function putPrices(trx: Tx, storeId: string, listId: string, input:
     price: decimalOf(item.price).toString(),
     comparePrice: item.comparePrice == null ? null : decimalOf(item.comparePrice).toString(),
   }));
+  return { itemIds, changed: await upsertPrices(trx, storeId, listId, values, at) };
+}
+
+/** PUT /price-lists/{id}/prices: every item's fixed price set, or none (400 naming each wrong item). */
+export async function putPrices(trx: Tx, storeId: string, listId: string, input: PutPricesInput): Promise<PriceListPrice[]> {
   const at = new Date();
-  await upsertPrices(trx, storeId, listId, values, at);
+  const { itemIds } = await upsertChecked(trx, storeId, listId, input, at);
   await touchPriceList(trx, storeId, listId, at);
   return inOrder(await selectPricesOfItems(trx, storeId, listId, itemIds), itemIds).map((row) => toPriceOutput(row as PriceRow));
+}
+
+/**
+ * PUT's write for an import line (the market columns): the list changes (its updatedAt, and the caller's
+ * priceList.updated) only when a price did, so importing the same file again changes nothing. True: one did.
+ */
+export async function setChangedPrices(trx: Tx, storeId: string, listId: string, input: PutPricesInput): Promise<boolean> {
+  const at = new Date();
+  const { changed } = await upsertChecked(trx, storeId, listId, input, at);
+  if (changed > 0) await touchPriceList(trx, storeId, listId, at);
+  return changed > 0;
 }
 
 /** POST /price-lists/{id}/prices/delete: the items lose their fixed prices in the list. */

@@ -47,19 +47,22 @@ export async function selectVariantProducts(db: Db, storeId: string, ids: string
 /**
  * Sets the fixed prices (inserted, or replaced where they differ: an unchanged one keeps its updatedAt), in
  * item order so that two writes of one list's items never wait on each other in a cycle (the list's row lock
- * already orders them). Numbers travel as text into NUMERIC: no float in between.
+ * already orders them). Numbers travel as text into NUMERIC: no float in between. Answers how many it
+ * inserted or replaced (RETURNING gives no row for an unchanged one: its DO UPDATE's WHERE is false).
  */
-export async function upsertPrices(trx: Tx, storeId: string, listId: string, values: PriceValues[], at: Date): Promise<void> {
+export async function upsertPrices(trx: Tx, storeId: string, listId: string, values: PriceValues[], at: Date): Promise<number> {
   const sorted = [...values].sort((a, b) => (a.itemId < b.itemId ? -1 : 1));
   const column = <K extends keyof PriceValues>(key: K) => sorted.map((value) => value[key]);
-  await sql`INSERT INTO price_list_prices AS p
+  const { rows } = await sql`INSERT INTO price_list_prices AS p
       (store_id, price_list_id, item_id, product_id, variant_id, price, compare_price, created_at, updated_at)
     SELECT ${storeId}, ${listId}, u.item_id, u.product_id, u.variant_id, u.price::numeric, u.compare_price::numeric, ${at}, ${at}
     FROM unnest(${column('itemId')}::text[], ${column('productId')}::text[], ${column('variantId')}::text[],
       ${column('price')}::text[], ${column('comparePrice')}::text[]) AS u(item_id, product_id, variant_id, price, compare_price)
     ON CONFLICT (store_id, price_list_id, item_id) DO UPDATE
       SET price = EXCLUDED.price, compare_price = EXCLUDED.compare_price, updated_at = EXCLUDED.updated_at
-      WHERE (p.price, p.compare_price) IS DISTINCT FROM (EXCLUDED.price, EXCLUDED.compare_price)`.execute(trx);
+      WHERE (p.price, p.compare_price) IS DISTINCT FROM (EXCLUDED.price, EXCLUDED.compare_price)
+    RETURNING p.item_id`.execute(trx);
+  return rows.length;
 }
 
 export async function deletePrices(trx: Tx, storeId: string, listId: string, itemIds: string[]): Promise<number> {

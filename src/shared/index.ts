@@ -71,6 +71,8 @@ export {
   compareAmounts,
   currencyDetail,
   decimalOf,
+  isAmountText,
+  isBelowPrice,
   isCurrencyCode,
   minorUnits,
   type PercentAdjustment,

@@ -115,3 +115,13 @@ export function compareAmounts(a: string, b: string): number {
   const [xFraction, yFraction] = [(x[2] ?? '').replace(/0+$/, ''), (y[2] ?? '').replace(/0+$/, '')];
   return xFraction === yFraction ? 0 : xFraction < yFraction ? -1 : 1;
 }
+
+/** An amount as a file's cell writes it (Shopify's market price columns): digits, then maybe a decimal part. */
+export const isAmountText = (text: string): boolean => /^\d{1,13}(\.\d+)?$/.test(text);
+
+/**
+ * A compare-at price below its price, both amount texts (false when either is not one: that cell is refused
+ * on its own). The API refuses such a pair; an import leaves the compare-at price out and says so.
+ */
+export const isBelowPrice = (compareAt: string, price: string): boolean =>
+  isAmountText(compareAt) && isAmountText(price) && compareAmounts(compareAt, price) < 0;

@@ -1,3 +1,4 @@
+import { isBelowPrice } from '../../shared/index.js';
 import { generateSku, type LineBuilder, numberCell, putKey, putKeys } from '../lines.js';
 import type { CsvRecord, MarketCell, MarketPrice } from '../types.js';
 import { INVENTORY_TRACKER, imageFieldKey, type ShopifyTarget } from './product-columns.js';
@@ -108,8 +109,12 @@ function variantCells(file: ShopifyFile, line: LineBuilder, record: CsvRecord, p
   return { values, custom };
 }
 
-/** A record's cells in the market price columns: one entry per market with a cell (sku null: a simple product). */
-function marketPricesOf(file: ShopifyFile, record: CsvRecord, sku: string | null): MarketPrice[] {
+/**
+ * A record's cells in the market price columns: one entry per market with a cell (sku null: a simple product).
+ * A compare-at price below the market's price is not imported (the price list would refuse it; Shopify shows
+ * no sale then): said here, VALUE_CHANGED at its cell, and left out when the prices are set (src/imports/market-prices.ts).
+ */
+function marketPricesOf(file: ShopifyFile, line: LineBuilder, record: CsvRecord, sku: string | null): MarketPrice[] {
   const cell = (column: FileColumn | undefined): MarketCell | null => {
     const text = cellOf(record, column);
     return column && text !== '' ? { text, line: record.line, column: column.header } : null;
@@ -119,6 +124,10 @@ function marketPricesOf(file: ShopifyFile, record: CsvRecord, sku: string | null
     const compareAt = cell(slot.compareAt);
     if (!price && !compareAt) return [];
     const header = slot.price?.header ?? `Price / ${slot.market}`;
+    if (price && compareAt && isBelowPrice(compareAt.text, price.text)) {
+      const message = `${compareAt.column} ${compareAt.text} is below ${price.column} ${price.text}: the compare-at price was not imported`;
+      line.warn('VALUE_CHANGED', compareAt.column, message, compareAt);
+    }
     return [{ market: slot.market, sku, price: price ?? { text: '', line: record.line, column: header }, compareAt }];
   });
 }
@@ -140,7 +149,7 @@ export function readVariants(
     const { values, custom } = variantCells(file, line, first, '', true);
     Object.assign(line.value, values);
     putKeys(fields, custom);
-    return marketPricesOf(file, first, null);
+    return marketPricesOf(file, line, first, null);
   }
   const markets: MarketPrice[] = [];
   const optionValues = names.map(() => new Map<string, number>());
@@ -164,7 +173,7 @@ export function readVariants(
     line.source(`${path}attributes`, record.line, slots[0].value?.header);
     const { values, custom } = variantCells(file, line, record, path, false);
     values.sku ??= generateSku(line, path, attributes, { line: record.line, column: file.by.sku?.header ?? null });
-    markets.push(...marketPricesOf(file, record, String(values.sku)));
+    markets.push(...marketPricesOf(file, line, record, String(values.sku)));
     variants.push({ attributes, ...values, ...(Object.keys(custom).length > 0 ? { customFields: custom } : {}) });
   }
   line.value.options = names.map((name, i) => ({ name, values: [...optionValues[i].keys()] }));
