@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { adjustedInIntegers, compareAmounts } from './money.js';
+import { adjustedInIntegers, compareAmounts, isAmountText, isBelowPrice } from './money.js';
 
 /**
  * The integer paths of money.ts (adjustedInIntegers, compareAmounts' digit comparison) against decimal.js, the
@@ -63,5 +63,22 @@ describe('money in integers (src/shared/money.ts)', () => {
     expect(compareAmounts('5.00', '5')).toBe(0);
     expect(compareAmounts('0.45', '0.5')).toBe(-1);
     expect(compareAmounts('10', '9.99')).toBe(1);
+  });
+});
+
+describe("a file's amounts (Shopify's market price cells)", () => {
+  it('are digits with maybe a decimal part; nothing else is one', () => {
+    for (const text of ['0', '19.99', '1000', '0.005', '9999999999999']) expect(isAmountText(text), text).toBe(true);
+    for (const text of ['', '-1', '1e3', '1,50', ' 1', '.5', '5.', '19.99 EUR', '10000000000000'])
+      expect(isAmountText(text), text).toBe(false);
+  });
+
+  it('a compare-at price is below its price by exact decimal comparison, never for a cell that is not an amount', () => {
+    expect(isBelowPrice('9.99', '10')).toBe(true);
+    expect(isBelowPrice('0.1', '0.10000000000000001')).toBe(true);
+    expect(isBelowPrice('10', '10.00')).toBe(false);
+    expect(isBelowPrice('12', '10')).toBe(false);
+    expect(isBelowPrice('abc', '10')).toBe(false);
+    expect(isBelowPrice('1', 'ten')).toBe(false);
   });
 });
