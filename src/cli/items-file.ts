@@ -38,7 +38,9 @@ function parseItems(content: string, name: string): unknown[] {
     try {
       items.push(JSON.parse(line));
     } catch (error) {
-      throw new CliError(`${name} line ${index + 1} is not JSON (${(error as Error).message}): give a JSON array, {"items": [...]} or NDJSON`);
+      throw new CliError(
+        `${name} line ${index + 1} is not JSON (${(error as Error).message}): give a JSON array, {"items": [...]} or NDJSON`,
+      );
     }
   }
   return items;

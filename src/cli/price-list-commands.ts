@@ -7,7 +7,10 @@ import type { CliCommand, CliOption } from './command-table.js';
  */
 
 const handlers = () => import('./price-lists.js');
-const HTTP_ENV = ['STOREFRONT_URL (the server, e.g. http://127.0.0.1:3000)', 'STOREFRONT_API_KEY (an API key with products:read, or products:write to change)'];
+const HTTP_ENV = [
+  'STOREFRONT_URL (the server, e.g. http://127.0.0.1:3000)',
+  'STOREFRONT_API_KEY (an API key with products:read, or products:write to change)',
+];
 const LIST_ID: CliOption = { type: 'string', value: 'ID', description: 'the price list (from price-lists list)', required: true };
 const ITEMS_NOTE =
   'FILE (- for stdin) is a JSON array of items, {"items": [...]} or NDJSON, one item a line; sent 1,000 items a request, each applied whole; a refused one stops the command, its error naming items[i] by place in the file (from 0)';

@@ -68,7 +68,20 @@ describe('storefront price-lists and prices (against the real server)', () => {
     });
     const id = created.json.id;
     expect((await cli(['price-lists', 'get', '--id', id])).json).toEqual(created.json);
-    const updated = await cli(['price-lists', 'update', '--id', id, '--status', 'draft', '--adjustment', 'none', '--starts-at', 'none', '--customer-tags', '']);
+    const updated = await cli([
+      'price-lists',
+      'update',
+      '--id',
+      id,
+      '--status',
+      'draft',
+      '--adjustment',
+      'none',
+      '--starts-at',
+      'none',
+      '--customer-tags',
+      '',
+    ]);
     expect(updated.code, updated.stderr).toBe(0);
     const stored = (await t.call(store, 'GET', `/price-lists/${id}`)).body.data;
     expect(stored).toMatchObject({ name: 'Wholesale', status: 'draft', adjustment: null, startsAt: null, customerTags: [] });
@@ -99,14 +112,17 @@ describe('storefront price-lists and prices (against the real server)', () => {
     const listed = await cli(['price-lists', 'prices', '--id', euro.id]);
     expect(listed.json).toEqual(await storedPrices(euro.id));
     expect(listed.json).toHaveLength(3);
-    expect(listed.json.find((price: { variantId: string }) => price.variantId === small.id)).toMatchObject({ price: 18.5, comparePrice: 22 });
+    expect(listed.json.find((price: { variantId: string }) => price.variantId === small.id)).toMatchObject({
+      price: 18.5,
+      comparePrice: 22,
+    });
     // what `prices` prints goes back in as it is: the list copied into another, through stdin
     const copy = (await cli(['price-lists', 'create', '--name', 'EU copy', '--currency', 'EUR'])).json;
     expect((await cli(['price-lists', 'set-prices', '--id', copy.id, '-'], listed.stdout)).json).toEqual({ priceListId: copy.id, set: 3 });
     const amounts = (prices: { productId: string; variantId: string | null; price: number; comparePrice: number | null }[]) =>
-      prices.map(({ productId, variantId, price, comparePrice }) => ({ productId, variantId, price, comparePrice })).sort((a, b) =>
-        `${a.productId}${a.variantId}`.localeCompare(`${b.productId}${b.variantId}`),
-      );
+      prices
+        .map(({ productId, variantId, price, comparePrice }) => ({ productId, variantId, price, comparePrice }))
+        .sort((a, b) => `${a.productId}${a.variantId}`.localeCompare(`${b.productId}${b.variantId}`));
     expect(amounts(await storedPrices(copy.id))).toEqual(amounts(listed.json));
 
     const resolved = await cli(['prices', '--product-ids', `${tee.id},${mug.id}`, '--currency', 'EUR']);
@@ -119,7 +135,13 @@ describe('storefront price-lists and prices (against the real server)', () => {
       [7, 'fixed'],
     ]);
 
-    const removed = await cli(['price-lists', 'delete-prices', '--id', euro.id, file('gone.ndjson', JSON.stringify({ productId: mug.id }))]);
+    const removed = await cli([
+      'price-lists',
+      'delete-prices',
+      '--id',
+      euro.id,
+      file('gone.ndjson', JSON.stringify({ productId: mug.id })),
+    ]);
     expect(removed.json).toEqual({ priceListId: euro.id, deleted: 1 });
     expect((await storedPrices(euro.id)).map((price: { productId: string }) => price.productId)).not.toContain(mug.id);
   });
@@ -127,10 +149,21 @@ describe('storefront price-lists and prices (against the real server)', () => {
   it('sends more than 1,000 items in requests of 1,000, naming a refused item by its place in the file', async () => {
     const sizes = Array.from({ length: 40 }, (_, i) => `S${i}`);
     const colors = Array.from({ length: 26 }, (_, i) => String.fromCharCode(65 + i));
-    const big = await product({ title: 'Many', price: 1, options: [{ name: 'Size', values: sizes }, { name: 'Color', values: colors }] });
+    const big = await product({
+      title: 'Many',
+      price: 1,
+      options: [
+        { name: 'Size', values: sizes },
+        { name: 'Color', values: colors },
+      ],
+    });
     expect(big.variants).toHaveLength(1040);
     const list = (await cli(['price-lists', 'create', '--name', 'Bulk', '--currency', 'EUR'])).json;
-    const items = big.variants.map((variant: { id: string }, i: number) => ({ productId: big.id, variantId: variant.id, price: i === 1030 ? 1.005 : 2 }));
+    const items = big.variants.map((variant: { id: string }, i: number) => ({
+      productId: big.id,
+      variantId: variant.id,
+      price: i === 1030 ? 1.005 : 2,
+    }));
     const run = await cli(['price-lists', 'set-prices', '--id', list.id, file('bulk.json', JSON.stringify({ items }))]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
@@ -138,7 +171,9 @@ describe('storefront price-lists and prices (against the real server)', () => {
     // the first request's 1,000 stand (and `prices` follows the pages: 250 a page)
     const stored = (await cli(['price-lists', 'prices', '--id', list.id])).json;
     expect(stored).toHaveLength(1000);
-    expect(new Set(stored.map((price: { variantId: string }) => price.variantId))).toEqual(new Set(items.slice(0, 1000).map((item: { variantId: string }) => item.variantId)));
+    expect(new Set(stored.map((price: { variantId: string }) => price.variantId))).toEqual(
+      new Set(items.slice(0, 1000).map((item: { variantId: string }) => item.variantId)),
+    );
   });
 
   it('fails in one line: a 400 naming the field, a bad file, a bad command line (exit 2)', async () => {
@@ -150,7 +185,10 @@ describe('storefront price-lists and prices (against the real server)', () => {
     const empty = await cli(['price-lists', 'set-prices', '--id', list.id, '-'], '\n');
     expect(empty).toMatchObject({ code: 1, stderr: 'storefront: stdin holds no items\n' });
     // an unknown field is the API's to refuse, never dropped on the way
-    const typo = await cli(['price-lists', 'set-prices', '--id', list.id, '-'], JSON.stringify([{ productId: 'a'.repeat(24), price: 1, comparPrice: 2 }]));
+    const typo = await cli(
+      ['price-lists', 'set-prices', '--id', list.id, '-'],
+      JSON.stringify([{ productId: 'a'.repeat(24), price: 1, comparPrice: 2 }]),
+    );
     expect(typo).toMatchObject({ code: 1, stderr: expect.stringMatching(/^storefront: HTTP 400: [^\n]*comparPrice/) });
     const usage: [string[], RegExp][] = [
       [['price-lists', 'create', '--name', 'X', '--currency', 'EUR', '--adjustment', '10%'], /--adjustment must be/],

@@ -81,7 +81,9 @@ export const createPriceList = (values: OptionValues) => apiFromEnv().json('POST
 export function updatePriceList(values: OptionValues) {
   const body = listBody(values);
   if (Object.keys(body).length === 0) {
-    throw usage("give at least one change (--name, --currency, --status, --starts-at, --ends-at, --customer-tags, --adjustment); run 'storefront price-lists update --help'");
+    throw usage(
+      "give at least one change (--name, --currency, --status, --starts-at, --ends-at, --customer-tags, --adjustment); run 'storefront price-lists update --help'",
+    );
   }
   return apiFromEnv().json('PATCH', listPath(values), body);
 }
@@ -93,7 +95,8 @@ export const listFixedPrices = (values: OptionValues) =>
 
 /** The one FILE (`-`: stdin) of a command that takes items. */
 function fileOf(positionals: string[], command: string): string {
-  if (positionals.length !== 1) throw usage(`give one JSON or NDJSON file of items (- for stdin); run 'storefront price-lists ${command} --help'`);
+  if (positionals.length !== 1)
+    throw usage(`give one JSON or NDJSON file of items (- for stdin); run 'storefront price-lists ${command} --help'`);
   return positionals[0];
 }
 

@@ -170,7 +170,8 @@ describe("Shopify's market price columns", () => {
       comparePrice: null,
     });
     const hat = await productByHandle(t, store, 'example-hat');
-    const hatPrices = (name: string) => pricesOf(name).then((prices) => prices.find((price: { productId: string }) => price.productId === hat.id));
+    const hatPrices = (name: string) =>
+      pricesOf(name).then((prices) => prices.find((price: { productId: string }) => price.productId === hat.id));
     expect(await hatPrices('United States')).toMatchObject({ price: 17.99, comparePrice: null });
     expect(await hatPrices('International')).toMatchObject({ price: 16.5, comparePrice: 21 });
   });

@@ -33,12 +33,12 @@ async function resolved(store: TestStore, productId: string, query = '') {
 /** [store currency, base price, compare price, adjustment, the price it resolves to, the compare price] */
 type RoundingCase = [string, number, number | null, { type: string; value: number }, number, number | null];
 const ROUNDING: RoundingCase[] = [
-    ['USD', 10.01, 20.01, { type: 'percentageDecrease', value: 50 }, 5.01, 10.01], // 5.005 → 5.01, 10.005 → 10.01
-    ['USD', 10.05, null, { type: 'percentageIncrease', value: 10 }, 11.06, null], // 11.055 → 11.06
-    ['EUR', 0.05, null, { type: 'percentageDecrease', value: 90 }, 0.01, null], // 0.005 → 0.01
-    ['JPY', 1001, 2001, { type: 'percentageDecrease', value: 50 }, 501, 1001], // 500.5 → 501, 1000.5 → 1001
-    ['JPY', 999, null, { type: 'percentageIncrease', value: 0.05 }, 999, null], // 999.4995 → 999
-    ['KWD', 1.001, null, { type: 'percentageDecrease', value: 50 }, 0.501, null], // 0.5005 → 0.501
+  ['USD', 10.01, 20.01, { type: 'percentageDecrease', value: 50 }, 5.01, 10.01], // 5.005 → 5.01, 10.005 → 10.01
+  ['USD', 10.05, null, { type: 'percentageIncrease', value: 10 }, 11.06, null], // 11.055 → 11.06
+  ['EUR', 0.05, null, { type: 'percentageDecrease', value: 90 }, 0.01, null], // 0.005 → 0.01
+  ['JPY', 1001, 2001, { type: 'percentageDecrease', value: 50 }, 501, 1001], // 500.5 → 501, 1000.5 → 1001
+  ['JPY', 999, null, { type: 'percentageIncrease', value: 0.05 }, 999, null], // 999.4995 → 999
+  ['KWD', 1.001, null, { type: 'percentageDecrease', value: 50 }, 0.501, null], // 0.5005 → 0.501
 ];
 
 describe('CONTRACT §14, rule by rule', () => {
@@ -67,7 +67,9 @@ describe('CONTRACT §14, rule by rule', () => {
     expect(await resolved(store, mug.id, '&currency=EUR')).toEqual([7.49, null, second.id, 'fixed']);
   });
 
-  it.each(ROUNDING)('in %s, %s (compare %s) adjusted by %o rounds half-up to %s (compare %s)', async (currency, price, comparePrice, adjustment, want, wantCompare) => {
+  it.each(
+    ROUNDING,
+  )('in %s, %s (compare %s) adjusted by %o rounds half-up to %s (compare %s)', async (currency, price, comparePrice, adjustment, want, wantCompare) => {
     const store = await t.newStore();
     await updateStore(t.database.db, store.slug, { currency });
     const item = await post(store, '/products', { title: 'Item', price, ...(comparePrice === null ? {} : { comparePrice }) });
@@ -86,7 +88,10 @@ describe('CONTRACT §14, rule by rule', () => {
     for (const [currency, amounts, field] of cases) {
       const list = await post(store, '/price-lists', { name: currency, currency });
       const refused = expectError(await put(store, list.id, [{ productId: mug.id, ...amounts }]), 400, 'VALIDATION_ERROR');
-      expect(refused.details.map((detail: { field: string }) => detail.field), currency).toEqual([field]);
+      expect(
+        refused.details.map((detail: { field: string }) => detail.field),
+        currency,
+      ).toEqual([field]);
       expect(refused.details[0].message, currency).toContain(currency);
     }
     const kwd = await post(store, '/price-lists', { name: 'KWD ok', currency: 'KWD' });
