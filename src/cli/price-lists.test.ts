@@ -39,7 +39,8 @@ function file(name: string, content: string): string {
 }
 
 const product = async (body: object) => (await t.call(store, 'POST', '/products', body)).body.data;
-const storedPrices = async (listId: string) => (await t.call(store, 'GET', `/price-lists/${listId}/prices?limit=250`)).body.data;
+const storedPrices = async (listId: string) =>
+  (await t.call(store, 'GET', `/price-lists/${listId}/prices?limit=250&sort=createdAt`)).body.data;
 
 describe('storefront price-lists and prices (against the real server)', () => {
   it('create, get, update, list and delete a list, printing what the API answers', async () => {
