@@ -117,27 +117,24 @@ async function startChildren(
 ): Promise<Started> {
   const began = performance.now();
   const code = codeVersion();
-  children.server = await startServer(target, {
-    jwtSecret: randomBytes(48).toString('base64url'),
-    logFile: join(logs, 'server.log'),
-    build: options.build,
-    env: options.serverEnv,
-    workers: options.workers,
-  });
+  // The server under test and the baseline (another checkout's, --baseline) start the same way.
+  const serverFrom = (logName: string, root?: string) =>
+    startServer(target, {
+      jwtSecret: randomBytes(48).toString('base64url'),
+      logFile: join(logs, logName),
+      build: options.build,
+      env: options.serverEnv,
+      workers: options.workers,
+      ...(root ? { root } : {}),
+    });
+  children.server = await serverFrom('server.log');
   const startSeconds = (performance.now() - began) / 1000;
   const startup = await children.server.peer.request<ServerWindow>('report');
   say(
     `server ready in ${startSeconds.toFixed(1)} s (pid ${children.server.pid}, ${target.engine}); startup peak RSS ${startup.rssPeakMb.toFixed(0)} MB`,
   );
   if (options.baseline) {
-    children.baseline = await startServer(target, {
-      jwtSecret: randomBytes(48).toString('base64url'),
-      logFile: join(logs, 'baseline.log'),
-      build: options.build,
-      env: options.serverEnv,
-      workers: options.workers,
-      root: options.baseline,
-    });
+    children.baseline = await serverFrom('baseline.log', options.baseline);
     say(`baseline server ready (pid ${children.baseline.pid}, from ${options.baseline})`);
   }
   children.ceiling = await startCeiling(

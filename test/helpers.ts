@@ -118,6 +118,14 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
   };
 }
 
+/** An observer that keeps every statement's text in `into`, in the order sent (for tests that count statements). */
+export function recordStatements(into: string[]): StatementObserver {
+  return (text) => {
+    into.push(text);
+    return undefined;
+  };
+}
+
 /** `observeStatement` sees every statement the app's database sends (src/db/statements/observed.ts). */
 export async function setupTestApp(overrides: Partial<Config> = {}, observeStatement?: StatementObserver): Promise<TestContext> {
   const { database, dataDir, cleanup } = await openTestDatabase(observeStatement);

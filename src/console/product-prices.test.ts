@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setupTestApp, type TestContext } from '../../test/helpers.js';
+import { recordStatements, setupTestApp, type TestContext } from '../../test/helpers.js';
 import { signIn } from '../../test/support/console.fixtures.js';
 
 /** The console's product page shows each variant's (and a simple product's) fixed prices per list (CONTRACT §12, §14). */
@@ -7,10 +7,7 @@ import { signIn } from '../../test/support/console.fixtures.js';
 let t: TestContext;
 const statements: string[] = [];
 beforeAll(async () => {
-  t = await setupTestApp({}, (text) => {
-    statements.push(text);
-    return undefined;
-  });
+  t = await setupTestApp({}, recordStatements(statements));
 });
 afterAll(() => t.close());
 

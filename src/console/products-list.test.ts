@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { recordStatements, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { type ConsoleClient, signIn } from '../../test/support/console.fixtures.js';
 
 /**
@@ -11,10 +11,7 @@ import { type ConsoleClient, signIn } from '../../test/support/console.fixtures.
 let t: TestContext;
 const statements: string[] = [];
 beforeAll(async () => {
-  t = await setupTestApp({}, (text) => {
-    statements.push(text);
-    return undefined;
-  });
+  t = await setupTestApp({}, recordStatements(statements));
 });
 afterAll(() => t.close());
 

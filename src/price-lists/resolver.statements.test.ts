@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { expectError, recordStatements, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { etagOf } from '../shared/index.js';
 
 /**
@@ -12,10 +12,7 @@ import { etagOf } from '../shared/index.js';
 let t: TestContext;
 const statements: string[] = [];
 beforeAll(async () => {
-  t = await setupTestApp({}, (text) => {
-    statements.push(text);
-    return undefined;
-  });
+  t = await setupTestApp({}, recordStatements(statements));
 });
 afterAll(() => t.close());
 

@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { recordStatements, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { selectByIds } from './by-ids.js';
 
 let t: TestContext;
 const statements: string[] = [];
 beforeAll(async () => {
-  t = await setupTestApp({}, (text) => {
-    statements.push(text);
-    return undefined;
-  });
+  t = await setupTestApp({}, recordStatements(statements));
 });
 afterAll(() => t.close());
 
