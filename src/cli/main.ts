@@ -140,4 +140,9 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 const code = await main(process.argv.slice(2));
-if (code >= 0) process.exit(code);
+if (code >= 0) {
+  // process.exit does not wait for writes still queued on a pipe: a large answer (a list's 1,000 prices, ~150 KB)
+  // was cut short. An empty write's callback runs once everything written before it has gone to the pipe.
+  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+  process.exit(code);
+}

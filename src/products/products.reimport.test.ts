@@ -73,10 +73,15 @@ describe('re-import', () => {
     expect(after[1].variants.find((v) => v.id === variant.id)?.stock).toBe(4);
     expect(after[2]).toEqual(r3);
     const feed = (await events(t, store)).slice(feedBefore);
-    expect(feed.map((event) => `${event.type}:${event.data.handle}`)).toEqual(['product.updated:r1', 'product.updated:r2']);
+    // r2's stock back to 4 moves its default location's level: that level's inventory.updated (CONTRACT §13)
+    expect(feed.map((event) => `${event.type}:${event.data.handle ?? event.data.variantId}`)).toEqual([
+      'product.updated:r1',
+      'product.updated:r2',
+      `inventory.updated:${variant.id}`,
+    ]);
     // and those lines are now the products' last import: a third run writes nothing
     await importLines(t, store, lines);
-    expect(await events(t, store)).toHaveLength(feedBefore + 2);
+    expect(await events(t, store)).toHaveLength(feedBefore + 3);
   });
 
   it('of lines that go one by one (collections, a handle twice): unchanged lines write nothing either', async () => {
