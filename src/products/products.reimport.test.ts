@@ -74,7 +74,8 @@ describe('re-import', () => {
     expect(after[2]).toEqual(r3);
     const feed = (await events(t, store)).slice(feedBefore);
     // r2's stock back to 4 moves its default location's level: that level's inventory.updated (CONTRACT §13)
-    expect(feed.map((event) => `${event.type}:${event.data.handle ?? event.data.variantId}`)).toEqual([
+    const named = (data: { handle?: string; variantId?: string }) => data.handle ?? data.variantId;
+    expect(feed.map((event) => `${event.type}:${named(event.data)}`)).toEqual([
       'product.updated:r1',
       'product.updated:r2',
       `inventory.updated:${variant.id}`,
