@@ -186,6 +186,13 @@ export async function setupTestApp(overrides: Partial<Config> = {}, observeState
   };
 }
 
+/** POSTs `body` to `path` as the store's admin, asserts 201 (the body in the message otherwise) and returns its data. */
+export async function postCreated(t: TestContext, store: TestStore, path: string, body: object) {
+  const res = await t.call(store, 'POST', path, body);
+  if (res.status !== 201) throw new Error(`expected 201 from POST ${path}, got ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
 /** Asserts the error envelope of CONTRACT §3 and returns its error. */
 export function expectError(reply: Reply, status: number, code: string) {
   if (reply.status !== status || reply.body?.error?.code !== code) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { expectError, postCreated, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { updateStore } from '../stores/index.js';
 
 /**
@@ -14,11 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function post(store: TestStore, path: string, body: object) {
-  const res = await t.call(store, 'POST', path, body);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data;
-}
+const post = (store: TestStore, path: string, body: object) => postCreated(t, store, path, body);
 
 const put = (store: TestStore, listId: string, items: object[]) => t.call(store, 'PUT', `/price-lists/${listId}/prices`, { items });
 
