@@ -12,6 +12,7 @@ import { type BenchTarget, createTarget } from '../database.js';
 import { secondaryIndexes } from './bulk-indexes.js';
 import { seedCatalog } from './catalog.js';
 import { copyIntoStores, copyWithinStore } from './clone.js';
+import { PRICE_LISTS, seedPriceLists } from './price-lists.js';
 
 /**
  * The set-based copies (clone.ts) hold when every copied document is, byte for byte, the product the service
@@ -33,6 +34,7 @@ describe.each(engines)('set-based catalog copies (%s)', (engine) => {
   let storeId: string;
   let otherId: string;
   let indexesBefore: Awaited<ReturnType<typeof secondaryIndexes>>;
+  let fixedPrices: number;
 
   beforeAll(async () => {
     target = await createTarget(engine, process.env.BENCH_DATABASE_URL ?? null);
@@ -60,6 +62,7 @@ describe.each(engines)('set-based catalog copies (%s)', (engine) => {
     indexesBefore = await secondaryIndexes(db, COPIED_TABLES);
     await copyWithinStore(db, storeId, 25, 75); // copies 1 and 2
     await copyIntoStores(db, storeId, [otherId], 25); // copy 1, in the other store
+    fixedPrices = await seedPriceLists(db, storeId); // after the copies, as seed.ts seeds them
   }, 240_000);
 
   afterAll(async () => {
@@ -174,5 +177,35 @@ describe.each(engines)('set-based catalog copies (%s)', (engine) => {
       db,
     );
     expect(rows[0]).toEqual({ variants: 0, links: 0, levels: 0, products: 0, values: 0, documents: 0 });
+  });
+
+  // price-lists.ts draws an item's two lists from one hash of the item, with no foreign-key trigger firing.
+  it('prices every priced item of the store in exactly two different lists, at its price in the list currency', async () => {
+    const { rows } = await sql<Record<string, number>>`WITH items AS (
+        SELECT id AS item_id, price FROM products WHERE store_id = ${storeId} AND options = '[]'::jsonb
+        UNION ALL SELECT id, price FROM variants WHERE store_id = ${storeId}
+      ), per_item AS (
+        SELECT i.item_id, count(p.item_id) AS n, count(DISTINCT p.price_list_id) AS lists FROM items i
+          LEFT JOIN price_list_prices p ON p.store_id = ${storeId} AND p.item_id = i.item_id WHERE i.price IS NOT NULL GROUP BY i.item_id
+      ), per_list AS (
+        SELECT count(*) AS n FROM price_list_prices WHERE store_id = ${storeId} GROUP BY price_list_id
+      )
+      SELECT (SELECT count(*) FROM per_item)::int AS items, (SELECT count(*) FROM per_item WHERE n <> 2 OR lists <> 2)::int AS not_two,
+        (SELECT count(*) FROM price_list_prices WHERE store_id = ${storeId})::int AS prices,
+        (SELECT max(n) FROM per_list)::int AS fullest,
+        (SELECT count(*) FROM price_list_prices p JOIN price_lists l ON l.store_id = p.store_id AND l.id = p.price_list_id
+          JOIN items i ON i.item_id = p.item_id
+          WHERE p.store_id = ${storeId} AND p.price <> round(i.price * CASE l.currency WHEN 'USD' THEN 0.95 WHEN 'EUR' THEN 0.92
+            WHEN 'GBP' THEN 0.79 WHEN 'JPY' THEN 150 ELSE 1.36 END, CASE l.currency WHEN 'JPY' THEN 0 ELSE 2 END))::int AS mispriced,
+        (SELECT count(*) FROM price_list_prices p WHERE p.store_id = ${storeId}
+          AND (NOT EXISTS (SELECT 1 FROM products o WHERE o.store_id = p.store_id AND o.id = p.product_id)
+            OR (p.variant_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM variants v WHERE v.store_id = p.store_id AND v.id = p.variant_id AND v.product_id = p.product_id))
+            OR NOT EXISTS (SELECT 1 FROM price_lists l WHERE l.store_id = p.store_id AND l.id = p.price_list_id)))::int AS dangling`.execute(db);
+    const { items, ...rest } = rows[0];
+    expect(items).toBeGreaterThan(500); // 75 products of 9 variants
+    // ~2% of the items per list: a list holding five times its share would mean the hash's halves are not spread
+    expect(rest).toEqual({ not_two: 0, prices: 2 * items, fullest: expect.any(Number), mispriced: 0, dangling: 0 });
+    expect(fixedPrices).toBe(2 * items);
+    expect(rest.fullest).toBeLessThan((5 * 2 * items) / PRICE_LISTS);
   });
 });
