@@ -36,6 +36,8 @@ export interface BenchOptions {
   /** results directory */
   out: string;
   keepDatabase: boolean;
+  /** PostgreSQL: measure the database a `--keep`/`--seed-only` run kept (bench/seed/kept-seed.ts) instead of seeding one */
+  database: string | null;
   /** seed (and --explain), keep the database, measure nothing: for experiments on the plans */
   seedOnly: boolean;
   /** extra environment of the server under test (deployment knobs: MALLOC_ARENA_MAX, NODE_OPTIONS, …) */
@@ -111,7 +113,11 @@ const USAGE = `npm run bench -- [options]
                              node_modules), on the same seed and built the same way; every scenario's rounds
                              go ceiling, this server, that one in turn: before/after under the same load
   --keep                     keep the seeded database / data dir (prints where)
-  --seed-only                seed (and --explain), keep the database and print where: for experiments`;
+  --seed-only                seed (and --explain), keep the database and print where: for experiments
+  --database NAME            PostgreSQL: no seed; measure the database NAME a --keep or --seed-only run kept
+                             (its seed's ids, key and matches are kept in it, schema bench_seed), with its
+                             --scale; never dropped (drop it by hand). Seed a million once, measure it many
+                             times; write scenarios change it for the runs after`;
 
 function positive(name: string, raw: string | undefined, fallback: number, integer: boolean): number {
   if (raw === undefined) return fallback;
@@ -176,6 +182,7 @@ const OPTIONS = {
   out: { type: 'string' },
   keep: { type: 'boolean', default: false },
   'seed-only': { type: 'boolean', default: false },
+  database: { type: 'string' },
   build: { type: 'string' },
   'server-env': { type: 'string', multiple: true },
   skew: { type: 'boolean', default: false },
@@ -196,6 +203,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   const databaseUrl = env.BENCH_DATABASE_URL || null;
   if (engine === 'postgres' && !databaseUrl)
     throw new Error('--engine postgres needs BENCH_DATABASE_URL (a server URL, e.g. postgres://postgres@127.0.0.1:5432/postgres)');
+  const database = values.database ?? null;
+  if (database !== null && engine !== 'postgres') throw new Error('--database needs --engine postgres (and BENCH_DATABASE_URL)');
+  if (database !== null && (values.scaling || csvImport || values['inventory-import']))
+    throw new Error('--database measures the scenarios of one kept seed: not with --scaling, --csv-import or --inventory-import');
   return {
     engine,
     scale: scaleOf(values.scale, smoke),
@@ -217,6 +228,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     out: values.out ?? new URL('./results/', import.meta.url).pathname,
     keepDatabase: (values.keep ?? false) || (values['seed-only'] ?? false),
     seedOnly: values['seed-only'] ?? false,
+    database,
     build: buildOf(values.build, smoke),
     serverEnv: envOf(values['server-env'] ?? []),
     skew: values.skew ?? false,

@@ -12,6 +12,7 @@ import { type Child, type ServerChild, startCeiling, startLoadDriver, startServe
 import { type BenchResult, checkTargets } from './report.js';
 import { FLOOR_SCENARIOS, headersFor, SCENARIOS, type Scenario, type ScenarioContext, scenarioByName } from './scenarios.js';
 import { measureSearchDecay, SEARCH_DECAY } from './search-decay.js';
+import { openKeptSeed, saveSeedInfo } from './seed/kept-seed.js';
 import { type SeedInfo, seed } from './seed/seed.js';
 import { createSampler } from './system.js';
 import { measureWebhookDelivery, WEBHOOK_SCENARIO } from './webhooks.js';
@@ -241,29 +242,45 @@ function seededOnly(options: BenchOptions, scale: ScaleName, info: SeedInfo, tar
 
 const emptyServer = { startupRssPeakMb: 0, lifetimeRssPeakMb: 0, idleRssMb: 0, idle: {}, end: {} };
 
-export async function runBench(options: BenchOptions, scale: ScaleName, scenarioNames: string[]): Promise<BenchResult> {
-  const logs = join(options.out, 'logs');
-  const profileDir = join(options.out, 'profiles', `${options.engine}-${scale}`);
-  mkdirSync(logs, { recursive: true });
-  if (options.cpuProf) mkdirSync(profileDir, { recursive: true });
+/** A fresh database and its seed (the seed's info saved in it when it is kept), or --database: a kept one. */
+async function targetAndSeed(options: BenchOptions, scale: ScaleName): Promise<{ target: BenchTarget; info: () => Promise<SeedInfo> }> {
+  if (options.database) {
+    const kept = await openKeptSeed(options.databaseUrl as string, options.database, SCALES[scale]);
+    say(`measuring the kept seed in ${options.database} (${kept.info.counts.products} products; no seeding)`);
+    return { target: kept.target, info: async () => kept.info };
+  }
   const target = await createTarget(options.engine, options.databaseUrl);
-  const children: Children = {};
-  const cleanup = async () => {
-    pendingCleanups.delete(cleanup);
-    await Promise.all([children.driver?.stop(5000), children.ceiling?.stop(5000)]);
-    await Promise.all([children.server?.stop(), children.baseline?.stop()]);
-    if (options.keepDatabase) say(`kept ${target.describe}`);
-    else await target.drop();
-  };
-  pendingCleanups.add(cleanup);
-  try {
+  const info = async () => {
     say(`seeding ${scale} into ${target.describe}`);
-    const info = await seed(target, SCALES[scale], {
+    const seeded = await seed(target, SCALES[scale], {
       skew: options.skew,
       otherStore: options.otherStore,
       copiesOf: options.copiesOf,
       stores: options.stores,
     });
+    if (options.keepDatabase) await saveSeedInfo(target, seeded);
+    return seeded;
+  };
+  return { target, info };
+}
+
+export async function runBench(options: BenchOptions, scale: ScaleName, scenarioNames: string[]): Promise<BenchResult> {
+  const logs = join(options.out, 'logs');
+  const profileDir = join(options.out, 'profiles', `${options.engine}-${scale}`);
+  mkdirSync(logs, { recursive: true });
+  if (options.cpuProf) mkdirSync(profileDir, { recursive: true });
+  const { target, info: seeded } = await targetAndSeed(options, scale);
+  const children: Children = {};
+  const cleanup = async () => {
+    pendingCleanups.delete(cleanup);
+    await Promise.all([children.driver?.stop(5000), children.ceiling?.stop(5000)]);
+    await Promise.all([children.server?.stop(), children.baseline?.stop()]);
+    if (options.keepDatabase && !options.database) say(`kept ${target.describe}; measure it again with --database ${databaseName(target)}`);
+    else await target.drop();
+  };
+  pendingCleanups.add(cleanup);
+  try {
+    const info = await seeded();
     if (options.explain) await explainReads(target, info, join(options.out, `explain-${options.engine}-${scale}.txt`));
     if (options.seedOnly) return seededOnly(options, scale, info, target);
     const started = await startChildren(options, target, info, logs, children);
@@ -271,4 +288,9 @@ export async function runBench(options: BenchOptions, scale: ScaleName, scenario
   } finally {
     await cleanup();
   }
+}
+
+/** The database's name in the target's URL (PGlite: its data dir). */
+function databaseName(target: BenchTarget): string {
+  return target.databaseUrl ? new URL(target.databaseUrl).pathname.slice(1) : target.dataDir;
 }
