@@ -200,7 +200,9 @@ describe.each(engines)('set-based catalog copies (%s)', (engine) => {
         (SELECT count(*) FROM price_list_prices p WHERE p.store_id = ${storeId}
           AND (NOT EXISTS (SELECT 1 FROM products o WHERE o.store_id = p.store_id AND o.id = p.product_id)
             OR (p.variant_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM variants v WHERE v.store_id = p.store_id AND v.id = p.variant_id AND v.product_id = p.product_id))
-            OR NOT EXISTS (SELECT 1 FROM price_lists l WHERE l.store_id = p.store_id AND l.id = p.price_list_id)))::int AS dangling`.execute(db);
+            OR NOT EXISTS (SELECT 1 FROM price_lists l WHERE l.store_id = p.store_id AND l.id = p.price_list_id)))::int AS dangling`.execute(
+      db,
+    );
     const { items, ...rest } = rows[0];
     expect(items).toBeGreaterThan(500); // 75 products of 9 variants
     // ~2% of the items per list: a list holding five times its share would mean the hash's halves are not spread

@@ -402,7 +402,9 @@ function runKeptSearch<DB, TB extends keyof DB, O>(
 ) {
   const kept = scope.searches as KeptSearches;
   const key = searchKey(scope.storeId, params.search as string, params.sort);
-  const row = (id: RawBuilder<unknown>) => base.where(sql<SqlBool>`${spec.idColumn} = ${id}`);
+  // a kept page reads each row's sort key with it (the kept matches are ids only)
+  const row = (id: RawBuilder<unknown>) =>
+    base.where(sql<SqlBool>`${spec.idColumn} = ${id}`).select(sql<string | null>`(${order.expression})::text`.as('list_key'));
   const take = params.limit + 1;
   const matches = base
     .where(condition)

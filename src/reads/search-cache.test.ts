@@ -5,7 +5,7 @@ import { statementsOf } from '../../test/support/statements.js';
 import type { Db } from '../db/index.js';
 import type { ProductListQuery } from '../products/products.schema.js';
 import { listProductTexts } from '../products/products.service.js';
-import { MAX_MATCHES, SearchCache } from './search-cache.js';
+import { MAX_KEPT_BYTES, MAX_MATCHES, packIds, SearchCache } from './search-cache.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -55,18 +55,21 @@ describe('searches kept between their pages (search-cache.ts)', () => {
     expect(JSON.parse((await kept(t.database.db, { sort: '-price' })).texts[1]).id).toBe(ids[2]);
   }, 180_000);
 
-  it('keep at most MAX_MATCHES matches of a search and drop the oldest searches beyond their bound', () => {
+  it('keep a search of up to MAX_MATCHES matches as 12 bytes an id, and drop the oldest searches past MAX_KEPT_BYTES', () => {
     const searches = new SearchCache();
-    const matches = (n: number) => ({
-      version: '1',
-      ids: Array.from({ length: n }, (_, i) => `p${i}`),
-      keys: Array.from({ length: n }, () => null),
-    });
+    const id = (i: number) => i.toString(16).padStart(24, '0');
+    const matches = (n: number) => ({ version: '1', ids: packIds(Array.from({ length: n }, (_, i) => id(i)).join(''), n) as Buffer });
+    expect(matches(3).ids).toHaveLength(36);
+    // only the API's ids (24 lowercase hex digits) pack: anything else is not kept
+    expect(packIds(`${id(1)}${id(0xabc).toUpperCase()}`, 2)).toBeUndefined();
+    expect(packIds(id(1), 2)).toBeUndefined();
     searches.set('too many', matches(MAX_MATCHES + 1));
     expect(searches.get('too many')).toBeUndefined();
-    for (let i = 0; i < 12; i++) searches.set(`search ${i}`, matches(MAX_MATCHES));
-    expect(searches.keptMatches).toBeLessThanOrEqual(10 * MAX_MATCHES);
+    const fit = Math.floor(MAX_KEPT_BYTES / (12 * MAX_MATCHES));
+    expect(fit).toBeGreaterThanOrEqual(6); // a wide search's six orders
+    for (let i = 0; i <= fit; i++) searches.set(`search ${i}`, matches(MAX_MATCHES));
+    expect(searches.keptBytes).toBe(fit * 12 * MAX_MATCHES);
     expect(searches.get('search 0')).toBeUndefined();
-    expect(searches.get('search 11')?.ids).toHaveLength(MAX_MATCHES);
+    expect(searches.get(`search ${fit}`)?.ids.toString('hex', 12 * 99_999)).toBe(id(99_999));
   });
 });
