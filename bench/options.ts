@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 
 /** Command-line options of `npm run bench`, validated once. */
 
-export const SCALES = { '1k': 1_000, '10k': 10_000, '100k': 100_000, '1m': 1_000_000 } as const;
+export const SCALES = { '1k': 1_000, '10k': 10_000, '100k': 100_000, '250k': 250_000, '1m': 1_000_000 } as const;
 export type ScaleName = keyof typeof SCALES;
 export type Engine = 'pglite' | 'postgres';
 
@@ -66,7 +66,8 @@ export interface BenchOptions {
 
 const USAGE = `npm run bench -- [options]
   --engine pglite|postgres   engine of the server under test (default pglite); postgres needs BENCH_DATABASE_URL
-  --scale 1k|10k|100k|1m     products seeded (default 10k); customers = products/2, orders = products*2
+  --scale 1k|10k|100k|250k|1m  products seeded (default 10k); customers = products/2, orders = products*2
+                             (250k: the wide search's ~20,000 matches, past 10,000; with --copies-of 10000)
   --connections N            autocannon connections (default 10)
   --warmup S --duration S    warm-up and measured round length in seconds (defaults 3 and 10)
   --rounds N                 measured rounds per side, medians reported (default 3)
