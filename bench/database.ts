@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOwnDatabase } from '../test/support/own-database.js';
@@ -14,25 +14,56 @@ export interface BenchTarget {
   /** a human-readable name of what was created, for --keep */
   describe: string;
   drop(): Promise<void>;
+  /**
+   * Another target holding a copy of this one's data as it is now (nothing may be connected to it): PostgreSQL's
+   * CREATE DATABASE … TEMPLATE, a copy of the data dir. The same rows, ids and credentials on both sides (--alone).
+   */
+  clone(): Promise<BenchTarget>;
 }
 
-export async function createTarget(engine: Engine, serverUrl: string | null): Promise<BenchTarget> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'storefront-bench-'));
-  const removeDir = () => rmSync(dataDir, { recursive: true, force: true });
-  if (engine === 'pglite') {
-    return { engine, databaseUrl: null, dataDir, describe: `PGlite data dir ${dataDir}`, drop: async () => removeDir() };
-  }
-  if (!serverUrl) throw new Error('the postgres engine needs BENCH_DATABASE_URL');
-  // storefront_bench_<time>_<random>: never another database, and concurrent runs never collide.
-  const database = await createOwnDatabase(serverUrl, 'storefront_bench');
+const newDataDir = () => mkdtempSync(join(tmpdir(), 'storefront-bench-'));
+
+function pgliteTarget(dataDir: string): BenchTarget {
   return {
-    engine,
+    engine: 'pglite',
+    databaseUrl: null,
+    dataDir,
+    describe: `PGlite data dir ${dataDir}`,
+    drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    clone: async () => {
+      const copy = newDataDir();
+      cpSync(dataDir, copy, { recursive: true });
+      return pgliteTarget(copy);
+    },
+  };
+}
+
+async function postgresTarget(serverUrl: string, dataDir: string, template?: string): Promise<BenchTarget> {
+  // storefront_bench_<time>_<random>: never another database, and concurrent runs never collide.
+  const database = await createOwnDatabase(serverUrl, 'storefront_bench', template);
+  return {
+    engine: 'postgres',
     databaseUrl: database.url,
     dataDir,
     describe: `PostgreSQL database ${database.name} (and media dir ${dataDir})`,
     drop: async () => {
-      removeDir();
+      rmSync(dataDir, { recursive: true, force: true });
       await database.drop();
     },
+    clone: async () => {
+      const copy = newDataDir();
+      cpSync(dataDir, copy, { recursive: true });
+      return postgresTarget(serverUrl, copy, database.name);
+    },
   };
+}
+
+export async function createTarget(engine: Engine, serverUrl: string | null): Promise<BenchTarget> {
+  const dataDir = newDataDir();
+  if (engine === 'pglite') return pgliteTarget(dataDir);
+  if (!serverUrl) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw new Error('the postgres engine needs BENCH_DATABASE_URL');
+  }
+  return postgresTarget(serverUrl, dataDir);
 }

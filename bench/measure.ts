@@ -1,5 +1,6 @@
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { type PairedRatios, pairedRatios, type RoundCost } from './among-alone.js';
 import type { RoundResult, RunJob } from './load-driver.js';
 import type { BenchOptions } from './options.js';
 import type { Child, ServerChild } from './processes.js';
@@ -65,6 +66,10 @@ export interface ScenarioResult {
   /** --baseline: the same rounds against the other checkout's server, and real req/s over its req/s */
   baseline?: SideResult;
   baselineRatio?: number;
+  /** --baseline/--alone: this server over the other, round by round (bench/among-alone.ts) */
+  paired?: PairedRatios;
+  /** --baseline/--alone: the other server's peak RSS over its rounds, MB */
+  baselineRssPeakMb?: number;
   ceilingRssPeakMb: number;
   /** worst round: the event-loop delay p99 and peak RSS of the server under test, ms and MB */
   eventLoopP99: number;
@@ -79,7 +84,10 @@ export interface ScenarioResult {
 export interface Rig {
   options: BenchOptions;
   server: ServerChild;
-  /** --baseline: the other checkout's server, measured after the server under test in each round */
+  /**
+   * --baseline: the other checkout's server; --alone: this checkout's on the bench store alone. Measured after the
+   * server under test in even rounds and before it in odd ones, so neither side always follows the other.
+   */
   baseline?: ServerChild;
   ceiling: ServerChild;
   driver: Child;
@@ -136,6 +144,12 @@ function side(results: Measured[]): SideResult {
   };
 }
 
+/** A round's successful requests/s and its CPU per successful request, the server's and the database's. */
+const roundCost = (r: Measured): RoundCost => ({
+  rps: r.round.rps,
+  cpuMsPerRequest: r.round.ok > 0 ? (r.window.cpuMs + r.system.dbCpuMs) / r.round.ok : 0,
+});
+
 async function profiled<T>(
   rig: Rig,
   scenario: string,
@@ -189,9 +203,11 @@ export async function measureScenario(rig: Rig, scenario: Scenario, target: Serv
   const { profile } = await profiled(rig, scenario.name, target, async () => {
     for (let round = 0; round < rig.options.rounds; round++) {
       ceilingRuns.push(await measuredRound(rig, 'get-product', rig.ceiling));
+      const otherFirst = other !== undefined && round % 2 === 1;
+      if (other && otherFirst) otherRuns.push(await measuredRound(rig, scenario.name, other));
       realRuns.push(await measuredRound(rig, scenario.name, target));
       if (eventCost) baselineRuns.push(await roundWithoutEvents(rig, scenario.name));
-      if (other) otherRuns.push(await measuredRound(rig, scenario.name, other));
+      if (other && !otherFirst) otherRuns.push(await measuredRound(rig, scenario.name, other));
     }
   });
   const baseline = other ? side(otherRuns) : undefined;
@@ -201,9 +217,10 @@ export async function measureScenario(rig: Rig, scenario: Scenario, target: Serv
   const ceiling = side(ceilingRuns);
   const payloadCeiling = await measurePayloadCeiling(rig, scenario);
   const statusCodes: Record<string, number> = {};
-  for (const { round } of [...realRuns, ...baselineRuns])
+  for (const { round } of [...realRuns, ...baselineRuns, ...otherRuns])
     for (const [code, n] of Object.entries(round.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
-  const measured = [...realRuns, ...baselineRuns];
+  // A failing other side (--baseline, --alone) invalidates the comparison as much as a failing server under test.
+  const measured = [...realRuns, ...baselineRuns, ...otherRuns];
   const sum = (key: 'non2xx' | 'errors' | 'timeouts') => measured.reduce((total, r) => total + r.round[key], 0);
   return {
     name: scenario.name,
@@ -214,7 +231,14 @@ export async function measureScenario(rig: Rig, scenario: Scenario, target: Serv
     ratio: ceiling.rps > 0 ? real.rps / ceiling.rps : 0,
     ...(payloadCeiling ? { payloadCeiling, payloadRatio: payloadCeiling.rps > 0 ? real.rps / payloadCeiling.rps : 0 } : {}),
     ...(withoutEvents ? { withoutEvents, eventsRatio: withoutEvents.rps > 0 ? real.rps / withoutEvents.rps : 0 } : {}),
-    ...(baseline ? { baseline, baselineRatio: baseline.rps > 0 ? real.rps / baseline.rps : 0 } : {}),
+    ...(baseline
+      ? {
+          baseline,
+          baselineRatio: baseline.rps > 0 ? real.rps / baseline.rps : 0,
+          paired: pairedRatios(realRuns.map(roundCost), otherRuns.map(roundCost)),
+          baselineRssPeakMb: Math.max(...otherRuns.map((r) => r.window.rssPeakMb)),
+        }
+      : {}),
     ceilingRssPeakMb: Math.max(...ceilingRuns.map((r) => r.window.rssPeakMb)),
     eventLoopP99: Math.max(...realRuns.map((r) => r.window.eventLoop.p99)),
     eventLoopMax: Math.max(...realRuns.map((r) => r.window.eventLoop.max)),

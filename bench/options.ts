@@ -55,6 +55,11 @@ export interface BenchOptions {
   copiesOf: number | null;
   /** stores in all: the bench store and stores - 1 others, each a set-based copy of its catalog (bench/seed/clone.ts) */
   stores: number;
+  /**
+   * with stores > 1: the bench store also alone, in a copy of its database made before the others were added, served
+   * by a second server from this checkout; every scenario's rounds go ceiling, among, alone (the --baseline rounds)
+   */
+  alone: boolean;
   /** `serve --workers N`: server processes under test (more than 1 needs REDIS_URL in --server-env) */
   workers: number;
   /**
@@ -108,6 +113,11 @@ const USAGE = `npm run bench -- [options]
                              follow N, not the scale. Default for 1m: 10000
   --stores N                 N stores in all: after the bench store, N - 1 others, each a set-based copy of its
                              catalog (one store's reads measured among many tenants)
+  --alone                    with --stores N: the bench store alone too, in a copy of its database made before
+                             the other stores were added (the same rows, ids and credentials), served by a
+                             second server from this checkout; every scenario's rounds go ceiling, among,
+                             alone (then alone first): among/alone per round, of req/s and of CPU per request
+                             (server + PostgreSQL), medians and spread (bench/among-alone.ts)
   --workers N                the server under test runs \`serve --workers N\` (PostgreSQL; with N > 1 also
                              --server-env REDIS_URL=…); its RSS and CPU are the sums over the processes
   --baseline DIR             a second server from the checkout at DIR (e.g. a worktree of main, with its own
@@ -191,6 +201,7 @@ const OPTIONS = {
   workers: { type: 'string' },
   'copies-of': { type: 'string' },
   stores: { type: 'string' },
+  alone: { type: 'boolean', default: false },
   baseline: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -202,6 +213,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   const csvImport = values['csv-import'] ?? false;
   const engine = engineOf(values.engine);
   const databaseUrl = env.BENCH_DATABASE_URL || null;
+  const stores = positive('stores', values.stores, 1, true);
+  const alone = values.alone ?? false;
+  if (alone && (stores < 2 || values.baseline))
+    throw new Error('--alone needs --stores N (N > 1), and takes the place of --baseline (its rounds are the same)');
   if (engine === 'postgres' && !databaseUrl)
     throw new Error('--engine postgres needs BENCH_DATABASE_URL (a server URL, e.g. postgres://postgres@127.0.0.1:5432/postgres)');
   const database = values.database ?? null;
@@ -236,7 +251,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     otherStore: values['other-store'] ?? false,
     workers: positive('workers', values.workers, 1, true),
     copiesOf: copiesOf(values['copies-of'], scaleOf(values.scale, smoke)),
-    stores: positive('stores', values.stores, 1, true),
+    stores,
+    alone,
     baseline: values.baseline ? `${values.baseline.replace(/\/+$/, '')}/` : null,
   };
 }

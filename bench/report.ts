@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { formatAmongAlone, spreadText } from './among-alone.js';
 import { type BulkResult, formatBulk } from './bulk.js';
 import type { ScenarioResult } from './measure.js';
 import type { BenchOptions, Engine } from './options.js';
@@ -212,6 +213,7 @@ export function formatBaseline(scenarios: ScenarioResult[]): string {
       fixed(s.baseline?.rps ?? 0),
       fixed(s.real.rps),
       fixed(s.baselineRatio ?? 0, 3),
+      spreadText(s.paired?.rps ?? []),
       `${fixed(s.baseline?.cpuMsPerRequest ?? 0, 2)} → ${fixed(s.real.cpuMsPerRequest, 2)}`,
       `${fixed(s.baseline?.dbCpuMsPerRequest ?? 0, 2)} → ${fixed(s.real.dbCpuMsPerRequest, 2)}`,
       fixed(s.baseline && s.ceiling.rps > 0 ? s.baseline.rps / s.ceiling.rps : 0, 4),
@@ -223,6 +225,7 @@ export function formatBaseline(scenarios: ScenarioResult[]): string {
     'baseline req/s',
     'req/s',
     'vs baseline',
+    'per round',
     'srv ms/req',
     'db ms/req',
     'baseline ratio',
@@ -251,14 +254,14 @@ export function formatResult(result: BenchResult): string {
     `data: ${seed.shape.skew ? 'skewed (matches among the oldest, then a burst of 10,000 non-matching)' : 'uniform'}` +
       `${seed.shape.otherStore ? ', plus a second store of the same size' : ''}` +
       `${seed.shape.copiesOf ? `, ${seed.shape.copiesOf} products through the API's path and the rest set-based copies` : ''}` +
-      `${(seed.shape.stores ?? 1) > 1 ? `, ${seed.shape.stores} stores (the others copies of this one)` : ''}; ` +
+      `${(seed.shape.stores ?? 1) > 1 ? `, ${seed.shape.stores} stores (the others copies of this one${seed.shape.alone ? '; and this store alone, a second server' : ''})` : ''}; ` +
       `search "${seed.searchTerm}" matches ${seed.searchMatches} products, "${seed.wideSearchTerm}" ${seed.wideSearchMatches}; smart collection ${seed.smartCollectionMatches}; price sort page ${seed.pricePage}; ` +
       `bulk rows identical to createProduct's: ${seed.fidelity.identical}`,
     formatScenarios(result.scenarios),
     formatWaits(result.scenarios),
     formatPayloadCeilings(result.scenarios),
     formatEventCost(result.scenarios),
-    formatBaseline(result.scenarios),
+    seed.shape.alone ? formatAmongAlone(result.scenarios, seed.shape.stores ?? 1) : formatBaseline(result.scenarios),
     formatWebhookDelivery(result.webhooks),
     ...formatDecay(result.decay),
     ...formatBulk(result.bulk, result.scenarios.find((s) => s.name === 'create-product')?.real.rps),

@@ -13,7 +13,8 @@ import { type BenchResult, checkTargets } from './report.js';
 import { FLOOR_SCENARIOS, headersFor, SCENARIOS, type Scenario, type ScenarioContext, scenarioByName } from './scenarios.js';
 import { measureSearchDecay, SEARCH_DECAY } from './search-decay.js';
 import { openKeptSeed, saveSeedInfo } from './seed/kept-seed.js';
-import { type SeedInfo, seed } from './seed/seed.js';
+import type { SeedInfo } from './seed/seed.js';
+import { type SeededTargets, seedTargets } from './seed-targets.js';
 import { createSampler } from './system.js';
 import { measureWebhookDelivery, WEBHOOK_SCENARIO } from './webhooks.js';
 
@@ -78,7 +79,7 @@ function memoryOf(window: ServerWindow): Record<string, number> {
 
 interface Children {
   server?: ServerChild;
-  /** --baseline: the other checkout's server, on the same database */
+  /** --baseline: the other checkout's server, on the same database; --alone: this checkout's, on the store alone */
   baseline?: ServerChild;
   ceiling?: ServerChild;
   driver?: Child;
@@ -115,12 +116,13 @@ async function startChildren(
   info: SeedInfo,
   logs: string,
   children: Children,
+  alone?: BenchTarget,
 ): Promise<Started> {
   const began = performance.now();
   const code = codeVersion();
   // The server under test and the baseline (another checkout's, --baseline) start the same way.
-  const serverFrom = (logName: string, root?: string) =>
-    startServer(target, {
+  const serverFrom = (logName: string, root?: string, on: BenchTarget = target) =>
+    startServer(on, {
       jwtSecret: randomBytes(48).toString('base64url'),
       logFile: join(logs, logName),
       build: options.build,
@@ -137,6 +139,10 @@ async function startChildren(
   if (options.baseline) {
     children.baseline = await serverFrom('baseline.log', options.baseline);
     say(`baseline server ready (pid ${children.baseline.pid}, from ${options.baseline})`);
+  }
+  if (alone) {
+    children.baseline = await serverFrom('alone.log', undefined, alone);
+    say(`server on the store alone ready (pid ${children.baseline.pid}, ${alone.describe})`);
   }
   children.ceiling = await startCeiling(
     await ceilingRoutes(children.server, { seed: info, credential: info.apiKey }),
@@ -212,8 +218,22 @@ async function measureRun(
   };
 }
 
-function rigOf(options: BenchOptions, target: BenchTarget, info: SeedInfo, children: Started['children'], profileDir: string): Rig {
+function rigOf(
+  options: BenchOptions,
+  targets: { target: BenchTarget; alone?: BenchTarget },
+  info: SeedInfo,
+  children: Started['children'],
+  profileDir: string,
+): Rig {
   const { server, ceiling, driver, baseline } = children;
+  const { target, alone } = targets;
+  const pids = {
+    server: server.pid,
+    ceiling: ceiling.pid,
+    driver: driver.process.pid as number,
+    ...(baseline ? { baseline: baseline.pid } : {}),
+  };
+  const aloneDatabase = alone?.databaseUrl ? [new URL(alone.databaseUrl).pathname.slice(1)] : [];
   return {
     options,
     server,
@@ -222,7 +242,7 @@ function rigOf(options: BenchOptions, target: BenchTarget, info: SeedInfo, child
     driver,
     context: { seed: info, credential: info.apiKey },
     profileDir,
-    sampler: createSampler(target.databaseUrl, { server: server.pid, ceiling: ceiling.pid, driver: driver.process.pid as number }),
+    sampler: createSampler(target.databaseUrl, pids, aloneDatabase),
   };
 }
 
@@ -242,26 +262,23 @@ function seededOnly(options: BenchOptions, scale: ScaleName, info: SeedInfo, tar
 
 const emptyServer = { startupRssPeakMb: 0, lifetimeRssPeakMb: 0, idleRssMb: 0, idle: {}, end: {} };
 
-/** A fresh database and its seed (the seed's info saved in it when it is kept), or --database: a kept one. */
-async function targetAndSeed(options: BenchOptions, scale: ScaleName): Promise<{ target: BenchTarget; info: () => Promise<SeedInfo> }> {
+/**
+ * The run's seeded databases: fresh ones (`created` receives each as soon as it exists, so cleanup drops it even
+ * when a later step fails; the seed's info saved in it when it is kept), or --database: a kept seed, not seeded.
+ */
+async function seededTargets(options: BenchOptions, scale: ScaleName, created: BenchTarget[]): Promise<SeededTargets> {
   if (options.database) {
     const kept = await openKeptSeed(options.databaseUrl as string, options.database, SCALES[scale]);
     say(`measuring the kept seed in ${options.database} (${kept.info.counts.products} products; no seeding)`);
-    return { target: kept.target, info: async () => kept.info };
+    created.push(kept.target); // its drop removes only the media dir made for this run
+    return { info: kept.info, target: kept.target };
   }
-  const target = await createTarget(options.engine, options.databaseUrl);
-  const info = async () => {
-    say(`seeding ${scale} into ${target.describe}`);
-    const seeded = await seed(target, SCALES[scale], {
-      skew: options.skew,
-      otherStore: options.otherStore,
-      copiesOf: options.copiesOf,
-      stores: options.stores,
-    });
-    if (options.keepDatabase) await saveSeedInfo(target, seeded);
-    return seeded;
-  };
-  return { target, info };
+  const first = await createTarget(options.engine, options.databaseUrl);
+  created.push(first);
+  say(`seeding ${scale} into ${first.describe}`);
+  const targets = await seedTargets(options, scale, first, created);
+  if (options.keepDatabase) await saveSeedInfo(targets.target, targets.info);
+  return targets;
 }
 
 export async function runBench(options: BenchOptions, scale: ScaleName, scenarioNames: string[]): Promise<BenchResult> {
@@ -269,22 +286,29 @@ export async function runBench(options: BenchOptions, scale: ScaleName, scenario
   const profileDir = join(options.out, 'profiles', `${options.engine}-${scale}`);
   mkdirSync(logs, { recursive: true });
   if (options.cpuProf) mkdirSync(profileDir, { recursive: true });
-  const { target, info: seeded } = await targetAndSeed(options, scale);
+  // Every target made (--alone makes two; --database's kept seed, whose drop leaves the database).
+  const created: BenchTarget[] = [];
   const children: Children = {};
   const cleanup = async () => {
     pendingCleanups.delete(cleanup);
     await Promise.all([children.driver?.stop(5000), children.ceiling?.stop(5000)]);
     await Promise.all([children.server?.stop(), children.baseline?.stop()]);
-    if (options.keepDatabase && !options.database) say(`kept ${target.describe}; measure it again with --database ${databaseName(target)}`);
-    else await target.drop();
+    for (const made of created) {
+      if (options.keepDatabase && !options.database) say(`kept ${made.describe}; measure it again with --database ${databaseName(made)}`);
+      else await made.drop();
+    }
   };
   pendingCleanups.add(cleanup);
   try {
-    const info = await seeded();
-    if (options.explain) await explainReads(target, info, join(options.out, `explain-${options.engine}-${scale}.txt`));
+    const targets = await seededTargets(options, scale, created);
+    const { info, target, alone } = targets;
+    if (options.explain) {
+      await explainReads(target, info, join(options.out, `explain-${options.engine}-${scale}.txt`));
+      if (alone) await explainReads(alone, info, join(options.out, `explain-${options.engine}-${scale}-alone.txt`));
+    }
     if (options.seedOnly) return seededOnly(options, scale, info, target);
-    const started = await startChildren(options, target, info, logs, children);
-    return await measureRun(options, scale, scenarioNames, rigOf(options, target, info, started.children, profileDir), started);
+    const started = await startChildren(options, target, info, logs, children, alone);
+    return await measureRun(options, scale, scenarioNames, rigOf(options, targets, info, started.children, profileDir), started);
   } finally {
     await cleanup();
   }

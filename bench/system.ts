@@ -59,6 +59,8 @@ interface Pids {
   server: number;
   ceiling: number;
   driver: number;
+  /** --baseline/--alone: the second server under test */
+  baseline?: number;
 }
 
 interface ActivityRow {
@@ -68,8 +70,9 @@ interface ActivityRow {
   query: string;
 }
 
+// The bench's own database and any other it made (--alone: the store alone's, whose backends serve the second server).
 const ACTIVITY = `SELECT pid, state, wait_event_type || ':' || wait_event AS wait, left(query, 100) AS query FROM pg_stat_activity
-  WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`;
+  WHERE (datname = current_database() OR datname = ANY($1::text[])) AND pid <> pg_backend_pid() AND backend_type = 'client backend'`;
 
 /** One round's view of the machine; on PostgreSQL also of the backends of the bench's own database. */
 class SystemSampler implements Sampler {
@@ -86,6 +89,7 @@ class SystemSampler implements Sampler {
   constructor(
     databaseUrl: string | null,
     private readonly pids: Pids,
+    private readonly alsoDatabases: string[],
   ) {
     this.client = databaseUrl ? new pg.Client({ connectionString: databaseUrl }) : null;
     this.connected = this.client?.connect();
@@ -93,7 +97,7 @@ class SystemSampler implements Sampler {
 
   private async poll(): Promise<void> {
     if (!this.client) return;
-    const { rows } = await this.client.query<ActivityRow>(ACTIVITY);
+    const { rows } = await this.client.query<ActivityRow>(ACTIVITY, [this.alsoDatabases]);
     for (const row of rows) {
       const ticks = processTicks(row.pid);
       const seen = this.backends.get(row.pid);
@@ -134,7 +138,8 @@ class SystemSampler implements Sampler {
     let dbCpuMs = 0;
     for (const [pid, [first, last]] of this.backends) dbCpuMs += (Math.max(last, processTicks(pid)) - first) * TICK_MS;
     const machineBusyMs = (machine.busy - this.begin.machine.busy) * TICK_MS;
-    const ours = own(this.pids.server) + own(this.pids.ceiling) + own(this.pids.driver) + dbCpuMs;
+    const baseline = this.pids.baseline === undefined ? 0 : own(this.pids.baseline);
+    const ours = own(this.pids.server) + own(this.pids.ceiling) + own(this.pids.driver) + baseline + dbCpuMs;
     return {
       dbCpuMs,
       driverCpuMs: own(this.pids.driver),
@@ -151,6 +156,7 @@ class SystemSampler implements Sampler {
   }
 }
 
-export function createSampler(databaseUrl: string | null, pids: Pids): Sampler {
-  return new SystemSampler(databaseUrl, pids);
+/** `alsoDatabases`: names of other databases whose backends count as the bench's (--alone's second database). */
+export function createSampler(databaseUrl: string | null, pids: Pids, alsoDatabases: string[] = []): Sampler {
+  return new SystemSampler(databaseUrl, pids, alsoDatabases);
 }

@@ -175,20 +175,48 @@ const COPIED_TABLES = ['products', 'variants', 'variant_attribute_values', 'prod
 /** Products per batch (one transaction): large enough that a batch's fixed costs vanish, small enough to report progress. */
 const PRODUCTS_PER_BATCH = 50_000;
 
-/** Copies in batches, one transaction each, reporting progress on stderr. */
-async function copyInBatches(db: Db, from: string, copies: Copy['copies'], base: number, label: string): Promise<void> {
+/**
+ * Tables the copies' statements read besides the copied ones: the copies' default locations (copyInventoryLevels).
+ * A thousand new stores each add one; with statistics from before them, the planner took the locations for one
+ * row and scanned every variant once per store (a batch of 50 stores ran for minutes: --stores 1000).
+ */
+const READ_TABLES = ['locations', 'stores'] as const;
+
+/** One batch: fresh statistics, then its copies in one transaction. */
+async function copyBatch(db: Db, from: string, copies: Copy['copies']): Promise<void> {
+  // Statistics of the tables as they now are, so each batch reads its originals by the primary keys' ranges
+  // (isOriginal) instead of scanning every copy made so far.
+  await sql`ANALYZE ${sql.join([...COPIED_TABLES, ...READ_TABLES].map((table) => sql.table(table)))}`.execute(db);
+  await copyCatalog(db, { from, copies });
+}
+
+/**
+ * Copies in batches, one transaction each, `atOnce` batches at a time (each its own connection: the pool must hold
+ * that many), reporting progress on stderr. Batches at once must write different stores (copies into other stores):
+ * a store's list counters are one set of rows.
+ */
+async function copyInBatches(db: Db, from: string, copies: Copy['copies'], base: number, label: string, atOnce = 1): Promise<void> {
   const began = Date.now();
   const perBatch = Math.max(1, Math.floor(PRODUCTS_PER_BATCH / base));
-  await withoutSecondaryIndexes(db, COPIED_TABLES, async () => {
-    for (let start = 0; start < copies.length; start += perBatch) {
-      // Statistics of the tables as they now are, so each batch reads its originals by the primary keys' ranges
-      // (isOriginal) instead of scanning every copy made so far.
-      await sql`ANALYZE ${sql.join(COPIED_TABLES.map((table) => sql.table(table)))}`.execute(db);
-      await copyCatalog(db, { from, copies: copies.slice(start, start + perBatch) });
-      const done = Math.min(copies.length, start + perBatch);
+  const batches = Array.from({ length: Math.ceil(copies.length / perBatch) }, (_, k) => copies.slice(k * perBatch, (k + 1) * perBatch));
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    for (let k = next++; k < batches.length; k = next++) {
+      await copyBatch(db, from, batches[k]);
+      done += batches[k].length;
       process.stderr.write(`  ${label}: ${done}/${copies.length} copies (${Math.round((Date.now() - began) / 1000)} s)\n`);
     }
-  });
+  };
+  await withoutSecondaryIndexes(db, COPIED_TABLES, () => Promise.all(Array.from({ length: atOnce }, worker)));
+}
+
+/**
+ * The copied tables' secondary indexes built again over the rows as they are, with no copy: what a load of copies
+ * leaves them (freshly built), for a database compared with one that received copies (--alone, tenants.ts).
+ */
+export async function rebuildCopiedIndexes(db: Db): Promise<void> {
+  await withoutSecondaryIndexes(db, COPIED_TABLES, async () => undefined);
 }
 
 /** The store's catalog (`base` products, all originals) grown to `total` by copies within the store. */
@@ -197,8 +225,11 @@ export async function copyWithinStore(db: Db, storeId: string, base: number, tot
   await copyInBatches(db, storeId, copies, base, 'copies within the store');
 }
 
-/** `stores` stores besides `storeId` (created by the service), each holding a copy of its original catalog. */
-export async function copyIntoStores(db: Db, storeId: string, stores: string[], productsPerStore: number): Promise<void> {
+/**
+ * `stores` stores besides `storeId` (created by the service), each holding a copy of its original catalog, `atOnce`
+ * batches at a time (the pool of `db` must hold that many connections).
+ */
+export async function copyIntoStores(db: Db, storeId: string, stores: string[], productsPerStore: number, atOnce = 1): Promise<void> {
   const copies = stores.map((store, k) => ({ n: k + 1, store }));
-  await copyInBatches(db, storeId, copies, productsPerStore, 'copies into other stores');
+  await copyInBatches(db, storeId, copies, productsPerStore, 'copies into other stores', atOnce);
 }

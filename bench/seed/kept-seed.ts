@@ -66,6 +66,7 @@ export async function openKeptSeed(serverUrl: string, name: string, products?: n
     drop: async () => {
       if (fresh) rmSync(dataDir, { recursive: true, force: true });
     },
+    clone: () => Promise.reject(new Error('--alone seeds its own databases: it cannot measure a kept seed (--database)')),
   };
   return { target, info: saved.info };
 }

@@ -14,7 +14,7 @@ import { createAdmin, createStore } from '../../src/stores/index.js';
 import type { BenchTarget } from '../database.js';
 import { withoutSecondaryIndexes } from './bulk-indexes.js';
 import { SERVICE_PRODUCTS, type SeededProduct, seedCatalog } from './catalog.js';
-import { copyIntoStores, copyWithinStore } from './clone.js';
+import { copyWithinStore } from './clone.js';
 import { checkFidelity, type Fidelity } from './fidelity.js';
 import { SEARCH_TERM, WIDE_SEARCH_TERM } from './fixtures.js';
 import { seedCustomers, seedOrders } from './people.js';
@@ -61,13 +61,15 @@ export interface SeedInfo {
 /**
  * The data's shape: `skew` (bench/seed/skew.ts); `otherStore`: a second store with its own catalog of the same size;
  * `copiesOf`: products seeded through the API's path, the rest set-based copies of them (clone.ts); `stores`: stores
- * in all, the others set-based copies of the bench store's catalog.
+ * in all, the others set-based copies of the bench store's catalog, added after seed() (tenants.ts); `alone`: the
+ * bench store was also measured alone, in a copy of its database made before the others were added.
  */
 export interface SeedShape {
   skew: boolean;
   otherStore: boolean;
   copiesOf?: number | null;
   stores?: number;
+  alone?: boolean;
 }
 
 const SAMPLE = 200;
@@ -109,13 +111,6 @@ async function pricedProductIds(db: Db, storeId: string): Promise<string[]> {
 
 /** Every checkout of the run takes from this one variant: stock far beyond what any run can sell. */
 const HOT_STOCK = 2_000_000_000;
-
-/** `count` more stores, each a set-based copy of the bench store's original catalog (`products` products). */
-async function seedOtherStores(db: Db, storeId: string, count: number, products: number): Promise<void> {
-  const stores: string[] = [];
-  for (let k = 1; k <= count; k++) stores.push((await createStore(db, { slug: `bench-tenant-${k}`, name: `Tenant ${k}` })).id);
-  await copyIntoStores(db, storeId, stores, products);
-}
 
 /** 200 of the store's products, originals and copies alike (GET by id's ids), by a hash of their ids. */
 async function sampleProducts(db: Db, storeId: string): Promise<SeedInfo['products']> {
@@ -186,7 +181,6 @@ async function seedAll(
   await timed(seconds, 'product-documents', () => rebuildProductDocuments(db, store.id));
   await timed(seconds, 'customer-documents', () => rebuildCustomerDocuments(db, store.id));
   if (seeded < productCount) await timed(seconds, 'product-copies', () => copyWithinStore(db, store.id, seeded, productCount));
-  if ((shape.stores ?? 1) > 1) await timed(seconds, 'other-stores', () => seedOtherStores(db, store.id, (shape.stores ?? 1) - 1, seeded));
   // ~2 fixed prices per item: 18 million rows at a million products, loaded as the copies are (bulk-indexes.ts).
   const fixedPrices = await timed(seconds, 'price-lists', () =>
     withoutSecondaryIndexes(db, ['price_list_prices'], () => seedPriceLists(db, store.id)),

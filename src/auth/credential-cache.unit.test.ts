@@ -17,6 +17,18 @@ describe('CredentialCache', () => {
     expect(cache.get('hash-a')).toBeUndefined();
   });
 
+  // One entry per credential used, of every store: with a thousand stores' keys and admins it must stay bounded.
+  it('holds at most 10,000 credentials, the oldest forgotten first, whatever the number of stores', () => {
+    const { cache } = cacheWith();
+    for (let i = 0; i <= 10_000; i++) cache.put(`hash-${i}`, `key:store-${i}:k`, auth(`key:${i}`), cache.generation);
+    expect(cache.get('hash-0')).toBeUndefined();
+    expect(cache.get('hash-1')?.principal).toBe('key:1');
+    expect(cache.get('hash-10000')?.principal).toBe('key:10000');
+    // the forgotten entry's tag went with it: announcing it drops nothing else
+    cache.announced('key:store-0:k');
+    expect(cache.get('hash-1')?.principal).toBe('key:1');
+  });
+
   it('does not store a lookup that raced with a change (read before it, stored after it)', () => {
     const { cache } = cacheWith();
     const before = cache.generation;

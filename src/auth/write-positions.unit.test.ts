@@ -21,6 +21,15 @@ describe('remembered write positions', () => {
     expect(await memory.newest('store:admin:a')).toBeNull();
   });
 
+  // One entry per credential that wrote in the last minute, of every store: bounded however many stores write.
+  it('holds at most 100,000 credentials in this process, the oldest forgotten first', async () => {
+    const memory = rememberWritePositions(null, 'p:', () => 0);
+    for (let i = 0; i <= 100_000; i++) await memory.remember(`store-${i}:admin:a`, '0/3000200');
+    expect(await memory.newest('store-0:admin:a')).toBeNull();
+    expect(await memory.newest('store-1:admin:a')).toBe('0/3000200');
+    expect(await memory.newest('store-100000:admin:a')).toBe('0/3000200');
+  });
+
   const redisUrl = process.env.REDIS_URL;
   const links: RedisLink[] = [];
   afterAll(async () => Promise.all(links.map((link) => link.close())));

@@ -1,0 +1,75 @@
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/database.js';
+import { type BenchTarget, createTarget } from './database.js';
+import { type BenchOptions, parseOptions } from './options.js';
+import { seedTargets } from './seed-targets.js';
+
+/**
+ * --alone (seed-targets.ts): the store measured among the tenants and the store measured alone must be the same
+ * store, row for row, or among/alone measures a difference of data instead of the tenants' cost. Seeded small
+ * (1k products, 3 stores) on PGlite, and on PostgreSQL when BENCH_DATABASE_URL is set.
+ */
+
+const engines = ['pglite', ...(process.env.BENCH_DATABASE_URL ? ['postgres' as const] : [])] as const;
+
+/** Every table the bench store's reads touch, as one digest of its rows in key order. */
+const TABLES = ['products', 'variants', 'product_documents', 'inventory_levels', 'customers', 'orders', 'price_list_prices', 'api_keys'];
+
+interface Shape {
+  stores: number;
+  products: number;
+  digests: Record<string, string>;
+}
+
+async function shapeOf(target: BenchTarget, storeId: string): Promise<Shape> {
+  const database = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir, poolSize: 1 });
+  try {
+    const db = database.db;
+    const count = async (query: ReturnType<typeof sql<{ n: number }>>) => (await query.execute(db)).rows[0].n;
+    const digests: Record<string, string> = {};
+    for (const table of TABLES) {
+      const { rows } = await sql<{ digest: string }>`SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest
+        FROM ${sql.table(table)} t WHERE t.store_id = ${storeId}`.execute(db);
+      digests[table] = rows[0].digest;
+    }
+    return {
+      stores: await count(sql<{ n: number }>`SELECT count(*)::int AS n FROM stores`),
+      products: await count(sql<{ n: number }>`SELECT count(*)::int AS n FROM products`),
+      digests,
+    };
+  } finally {
+    await database.close();
+  }
+}
+
+describe.each(engines)('--stores 3 --alone (%s)', (engine) => {
+  const created: BenchTarget[] = [];
+  afterAll(async () => {
+    for (const target of created) await target.drop();
+  });
+
+  it('measures the same store among the tenants and alone', { timeout: 600_000 }, async () => {
+    const options = parseOptions(['--engine', engine, '--scale', '1k', '--stores', '3', '--alone']) as BenchOptions;
+    created.push(await createTarget(engine, options.databaseUrl));
+    const { info, target, alone } = await seedTargets(options, '1k', created[0], created);
+    expect(alone).toBe(created[0]);
+    expect(target).not.toBe(alone);
+    expect(info.shape).toMatchObject({ stores: 3, alone: true });
+
+    const among = await shapeOf(target, info.storeId);
+    const single = await shapeOf(alone as BenchTarget, info.storeId);
+    expect(single).toMatchObject({ stores: 1, products: 1000 });
+    expect(among).toMatchObject({ stores: 3, products: 3000 });
+    expect(among.digests).toEqual(single.digests);
+    expect(Object.values(single.digests)).not.toContain('d41d8cd98f00b204e9800998ecf8427e'); // md5 of '': a table left empty
+  });
+});
+
+describe('--alone options', () => {
+  it('needs --stores above 1 and excludes --baseline', () => {
+    expect(() => parseOptions(['--alone'])).toThrow(/--stores/);
+    expect(() => parseOptions(['--alone', '--stores', '2', '--baseline', '/tmp/x'])).toThrow(/--baseline/);
+    expect(parseOptions(['--alone', '--stores', '2'])).toMatchObject({ alone: true, stores: 2 });
+  });
+});
