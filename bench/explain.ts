@@ -10,6 +10,7 @@ import type { OrderListQuery } from '../src/orders/index.js';
 import { getOrder, listOrders } from '../src/orders/index.js';
 import type { ProductListQuery } from '../src/products/products.schema.js';
 import { getProduct, listProducts, listProductTexts } from '../src/products/products.service.js';
+import { PageAnchors } from '../src/reads/index.js';
 import { StatementRecorder } from '../test/support/statements.js';
 import type { BenchTarget } from './database.js';
 import type { SeedInfo } from './seed/seed.js';
@@ -40,6 +41,12 @@ function reads(info: SeedInfo): [string, (db: Db) => Promise<unknown>][] {
     [
       `list page ${info.pricePage} (documents)`,
       (db) => listProductTexts(db, storeId, listQuery({ page: info.pricePage, sort: 'createdAt' })),
+    ],
+    // page 2,000 of 25 from the near end, then from page anchors: the walk of the list, then the anchored page (issue 42)
+    ['list page 2000 by title (documents, no anchors)', (db) => listProductTexts(db, storeId, listQuery({ page: 2000, sort: 'title' }))],
+    [
+      'list page 2000 by title (documents, page anchors: the walk, then the page)',
+      (db) => listProductTexts(db, storeId, listQuery({ page: 2000, sort: 'title' }), undefined, { anchors: new PageAnchors() }),
     ],
     [
       `search products "${info.wideSearchTerm}" page 20 by title (documents)`,

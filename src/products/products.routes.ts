@@ -4,7 +4,7 @@ import type { RecordKindFeed } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendStoredList, sendStoredRecord, sendWrite } from '../http/index.js';
 import { PriceContextQuery } from '../price-lists/index.js';
-import { SearchCache } from '../reads/index.js';
+import { PageAnchors, SearchCache } from '../reads/index.js';
 import type { EventType } from '../shared/index.js';
 import { DeletedEnvelope, hasScope, IdParams, ok, okList } from '../shared/index.js';
 import { pricedProductDocument } from './priced.js';
@@ -47,12 +47,12 @@ export async function registerProductRoutes(app: App, ctx: AppContext): Promise<
 /** /products: list and create. */
 function registerListRoutes(app: App, ctx: AppContext): void {
   const { db } = ctx;
-  // A search's matches kept between its pages, this app's own (exact: each page reads its store's catalog version)
-  const searches = new SearchCache();
+  // A search's matches kept between its pages and the list's page anchors, this app's own (exact: each page reads its store's catalog version)
+  const kept = { searches: new SearchCache(), anchors: new PageAnchors() };
   app.get(
     '/products',
     { config: read, schema: { tags, summary: 'List products', querystring: ProductListQuery, response: { 200: ProductListEnvelope } } },
-    async (request, reply) => sendStoredList(reply, await listProductTexts(db, request.auth.storeId, request.query, undefined, searches)),
+    async (request, reply) => sendStoredList(reply, await listProductTexts(db, request.auth.storeId, request.query, undefined, kept)),
   );
   app.post(
     '/products',

@@ -8,6 +8,7 @@ import {
   countedTotalSql,
   type DocumentOfRow,
   documentTexts,
+  type PageAnchors,
   paginationOf,
   productChangesSql,
   runList,
@@ -191,6 +192,12 @@ export interface Membership {
   collectionId: string;
 }
 
+/** What one app keeps in memory for the product list's pages (src/products/products.routes.ts makes them). */
+export interface KeptReads {
+  searches?: SearchCache;
+  anchors?: PageAnchors;
+}
+
 /** A list's base query, before its filters: products of the store, selecting what the list sends. */
 type ProductBase = SelectQueryBuilder<DB, 'products', object>;
 
@@ -205,7 +212,7 @@ async function productListScope<B extends ProductBase>(
   base: B,
   query: ProductListQuery,
   membership?: Membership,
-  searches?: SearchCache,
+  kept: KeptReads = {},
 ) {
   const catalog = catalogFilters(query);
   const filters = [...columnFilters(query), ...catalog];
@@ -224,8 +231,10 @@ async function productListScope<B extends ProductBase>(
   const totalSql = counted ? countedTotalSql(storeId, { list: 'products', status: query.status }) : undefined;
   const within = membership ? [membership.collectionId] : undefined;
   const unfiltered = filters.length === 0 && !narrow;
-  const kept = searches ? { searches: { cache: searches, version: productChangesSql(storeId) } } : {};
-  return { filtered, scope: { db, storeId, narrow, total, counted: totalSql, within, unfiltered, ...kept } };
+  const version = productChangesSql(storeId);
+  const searches = kept.searches ? { cache: kept.searches, version } : undefined;
+  const anchors = kept.anchors ? { cache: kept.anchors, version } : undefined;
+  return { filtered, scope: { db, storeId, narrow, total, counted: totalSql, within, unfiltered, searches, anchors } };
 }
 
 /** The product list over `base`: the page and its exact total, as runList computes them. */
@@ -235,9 +244,9 @@ async function runProductList<B extends ProductBase>(
   base: B,
   query: ProductListQuery,
   membership?: Membership,
-  searches?: SearchCache,
+  kept?: KeptReads,
 ) {
-  const list = await productListScope(db, storeId, base, query, membership, searches);
+  const list = await productListScope(db, storeId, base, query, membership, kept);
   if (!list) return { rows: [], pagination: paginationOf(query, 0) };
   return runList(list.filtered, query, productListSpec, list.scope);
 }
@@ -267,11 +276,12 @@ export async function listProducts(db: Db, storeId: string, query: ProductListQu
  * The same list as each product's canonical JSON, what GET /products/{id} sends: the stored document while it
  * is current (the xmin rule of products.documents.ts), else the product built from its rows. A page reads 25
  * documents instead of aggregating 25 products' variants, and nothing is parsed, mapped or serialized.
- * `searches`: a search's matches kept in memory between its pages (src/reads/search-cache.ts).
+ * `kept`: what the app keeps in memory between pages (exact by the store's catalog version): a search's matches
+ * (src/reads/search-cache.ts), the page anchors of the list without filters (src/reads/page-anchors.ts).
  */
-export function listProductTexts(db: Db, storeId: string, query: ProductListQuery, membership?: Membership, searches?: SearchCache) {
+export function listProductTexts(db: Db, storeId: string, query: ProductListQuery, membership?: Membership, kept?: KeptReads) {
   const read = async () => {
-    const { rows, pagination } = await runProductList(db, storeId, selectProductDocuments(db, storeId), query, membership, searches);
+    const { rows, pagination } = await runProductList(db, storeId, selectProductDocuments(db, storeId), query, membership, kept);
     const texts = await documentTexts(rows as DocumentOfRow[], (ids) => getProductsByIds(db, storeId, ids));
     return { texts, pagination };
   };

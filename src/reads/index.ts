@@ -6,6 +6,7 @@ export { escapeLike, ilikeAny, ListQuery, type ListSpec, paginationOf, runList, 
 export { type CountedList, countedTotal, countedTotalSql, productChangesSql } from './list-counts.js';
 export { useCursorSecret } from './list-cursor.js';
 export { runListPage } from './list-page.js';
+export { PageAnchors } from './page-anchors.js';
 export { SearchCache } from './search-cache.js';
 export { sharedRead } from './shared-reads.js';
 export {

@@ -6,6 +6,7 @@ import type { Pagination } from '../shared/index.js';
 import { StringEnum } from '../shared/index.js';
 import { FAR_END_FROM_OFFSET, farEndWalk } from './far-end.js';
 import { badCursor, decodeCursor, encodeCursor, type Keyset, type Position, rowsAfter } from './list-cursor.js';
+import { type AnchoredList, type AnchoredPages, anchoredPage } from './page-anchors.js';
 import { type KeptSearches, keptPage, searchAndKeep, searchKey } from './search-cache.js';
 
 /**
@@ -119,6 +120,8 @@ export interface ListScope {
   unfiltered?: boolean;
   /** searches kept in memory, exact by the store's catalog version (search-cache.ts): for a search without other filters */
   searches?: KeptSearches;
+  /** deep pages started from anchors kept in memory, exact by the store's catalog version (page-anchors.ts): for a list without filters */
+  anchors?: AnchoredPages;
 }
 
 /** The page sizes (limit + 1 rows read) whose first page may run with a generic plan: a few texts, a few plans per session. */
@@ -260,6 +263,8 @@ export async function readList<DB, TB extends keyof DB, O>(
   const total = since === undefined ? scope.total : undefined;
   const counted = total && scope.counted;
   const count: Counting = counting ? { total, counted } : null;
+  const anchorable = counting && scope.unfiltered && since === undefined && conditions.length === 0 && !walk.after;
+  const anchoring = anchorable && counted ? anchoringOf(scope, spec, params, walk, counted) : undefined;
   try {
     const keepable = scope.searches && params.search && conditions.length === 1 && scope.unfiltered && since === undefined;
     const kept =
@@ -267,7 +272,7 @@ export async function readList<DB, TB extends keyof DB, O>(
     if (kept) return { rows: kept.rows as KeyedRow<O>[], count: kept.count, walk };
     const { rows, count: found } = conditions.length
       ? await runMatchedList(scoped, sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`, params, spec, order, walk, scope.db, counting)
-      : await runIndexedList(scoped, params, spec, order, walk, count, scope.unfiltered === true && since === undefined);
+      : await runIndexedList(scoped, params, spec, order, walk, count, scope.unfiltered === true && since === undefined, anchoring);
     return { rows, count: found, walk };
   } catch (error) {
     if (walk.after && isDataException(error))
@@ -314,6 +319,7 @@ async function runIndexedList<DB, TB extends keyof DB, O>(
   walk: Walk,
   counting: Counting,
   unfiltered: boolean,
+  anchoring?: AnchoredList,
 ): Promise<{ rows: KeyedRow<O>[]; count: number | null }> {
   const { total, counted } = counting ?? {};
   const ordered = <T extends SelectQueryBuilder<DB, TB, unknown>>(query: T) =>
@@ -326,6 +332,10 @@ async function runIndexedList<DB, TB extends keyof DB, O>(
   const take = params.limit + 1;
   // A page of a list without filters has one plan whatever its values, once its size is a literal (generic-plan.ts).
   const generic = unfiltered && GENERIC_PLAN_TAKES.has(take);
+  const anchored = anchoring
+    ? await anchoredPage(base, keyed, { keyset: keysetOf(order, spec.idColumn), direction: order.direction }, walk.offset, take, anchoring)
+    : null;
+  if (anchored) return anchored as { rows: KeyedRow<O>[]; count: number };
   const far =
     counted && total && walk.offset >= FAR_END_FROM_OFFSET ? await farEndPage(base, keyed, spec, order, walk, take, total, generic) : null;
   if (far) return far;
@@ -388,6 +398,21 @@ async function farEndPage<DB, TB extends keyof DB, O, K>(
     .orderBy(sql`${spec.idColumn} ${order.direction}`);
   const rows = (await (literal ? withGenericPlan(page) : page).execute()) as unknown as (KeyedRow<O> & { list_total: number })[];
   return rows[0]?.list_total === known ? { rows, count: known } : null;
+}
+
+/** A page of a list without filters deep enough to start from an anchor: its anchors and its key in them (store, path, sort key). */
+function anchoringOf(
+  scope: ListScope,
+  spec: ListSpec,
+  params: ListParams,
+  walk: Walk,
+  total: RawBuilder<number>,
+): AnchoredList | undefined {
+  const pages = scope.anchors;
+  if (!pages || walk.offset < pages.cache.from) return undefined;
+  // one walk serves a sort key in both directions
+  const key = JSON.stringify([scope.storeId, spec.path, params.sort.replace(/^-/, '')]);
+  return { pages, key, total, db: scope.db };
 }
 
 /** A search's page from its kept matches, else the search in full, kept (search-cache.ts); undefined: read it the usual way. */

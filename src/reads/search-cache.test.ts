@@ -27,7 +27,9 @@ describe('searches kept between their pages (search-cache.ts)', () => {
     }
     const searches = new SearchCache();
     const kept = (db: Db, query: Partial<ProductListQuery>) =>
-      listProductTexts(db, store.id, { limit: 4, sort: '-createdAt', search: 'lamp', ...query } as ProductListQuery, undefined, searches);
+      listProductTexts(db, store.id, { limit: 4, sort: '-createdAt', search: 'lamp', ...query } as ProductListQuery, undefined, {
+        searches,
+      });
     const full = (query: Partial<ProductListQuery>) =>
       listProductTexts(t.database.db, store.id, { limit: 4, sort: '-createdAt', search: 'lamp', ...query } as ProductListQuery);
     const samePages = async () => {
