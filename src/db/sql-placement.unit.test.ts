@@ -21,6 +21,7 @@ const SQL_MACHINERY: Record<string, string> = {
   'src/reads/list-cursor.ts': 'the keyset condition "rows after this position"',
   'src/reads/list-counts.ts': 'exact totals read from the counters',
   'src/reads/by-ids.ts': 'the by-ids read under every batch read',
+  'src/reads/page-anchors.ts': "a list's page anchors: the walk of the list and the page read after an anchor, with the catalog version",
   'src/reads/search-cache.ts': "a search's kept matches: the page read by id with the catalog version",
   'src/reads/stored-documents.ts': 'stored documents: the read, the list subquery, the upsert, the rebuild',
   'src/shared/references.ts': 'reference checks and record locks across resources',
