@@ -62,6 +62,9 @@ describe('deep pages from page anchors', () => {
     // -price, page 20: offset 1,900; descending the anchors sit at 3,201 - 300 i: 1,701 is the nearest, 198 rows to skip
     expect(later[0].parameters).toContain(198);
     expect(later[0].parameters).not.toContain(1_900);
+    // ascending, before the nulls: one range of the index, no `OR key IS NULL` making it a filter from the store's first row
+    const [range] = await statementsOf(t.database.db, (db) => anchored(anchors, 'price', 10, db));
+    expect(range.sql).not.toMatch(/is null/i);
   });
 
   it('see a product created between two reads: the page moves (the version check)', async () => {
@@ -100,6 +103,7 @@ describe('the anchors kept', () => {
   const anchorsOf = (n: number): Anchors => ({
     version: '1',
     total: n * 10,
+    nulls: 0,
     positions: Array.from({ length: n }, (_, i) => ({ key: `key ${i}`, id: `${i}`.padStart(24, '0') })),
   });
 
@@ -116,14 +120,31 @@ describe('the anchors kept', () => {
 
   it('place a page after the nearest anchor before it, in both directions', () => {
     // 10 rows, an anchor every 3: ascending positions 2, 5, 8 (descending 7, 4, 1)
-    const list: Anchors = { version: '1', total: 10, positions: [2, 5, 8].map((p) => ({ key: `${p}`, id: `${p}` })) };
-    expect(anchorStart(list, 5, false, 3)).toEqual({ after: list.positions[0], skip: 2 });
-    expect(anchorStart(list, 9, false, 3)).toEqual({ after: list.positions[2], skip: 0 });
-    expect(anchorStart(list, 2, false, 3)).toBeNull();
-    expect(anchorStart(list, 5, true, 3)).toEqual({ after: list.positions[1], skip: 0 });
-    expect(anchorStart(list, 4, true, 3)).toEqual({ after: list.positions[2], skip: 2 });
-    expect(anchorStart(list, 1, true, 3)).toBeNull();
-    expect(anchorStart(list, 10, true, 3)).toBeNull();
+    const list: Anchors = { version: '1', total: 10, nulls: 0, positions: [2, 5, 8].map((p) => ({ key: `${p}`, id: `${p}` })) };
+    expect(anchorStart(list, 5, 2, false, 3)).toEqual({ after: list.positions[0], skip: 2 });
+    expect(anchorStart(list, 9, 2, false, 3)).toEqual({ after: list.positions[2], skip: 0 });
+    expect(anchorStart(list, 2, 2, false, 3)).toBeNull();
+    expect(anchorStart(list, 5, 2, true, 3)).toEqual({ after: list.positions[1], skip: 0 });
+    expect(anchorStart(list, 4, 2, true, 3)).toEqual({ after: list.positions[2], skip: 2 });
+    expect(anchorStart(list, 1, 2, true, 3)).toBeNull();
+    expect(anchorStart(list, 10, 2, true, 3)).toBeNull();
+  });
+
+  it('leave to the usual read the pages whose rows after the anchor are not one range of the index (the nulls)', () => {
+    // the same 10 rows, the last 3 of them (ascending) null: anchor 3 (position 8) is a null
+    const positions = [
+      { key: '2', id: '2' },
+      { key: '5', id: '5' },
+      { key: null, id: '8' },
+    ];
+    const list: Anchors = { version: '1', total: 10, nulls: 3, positions };
+    expect(anchorStart(list, 3, 2, false, 3)).toEqual({ after: positions[0], skip: 0 });
+    // rows 6 and 7: the second is the first null
+    expect(anchorStart(list, 6, 2, false, 3)).toBeNull();
+    expect(anchorStart(list, 9, 2, false, 3)).toEqual({ after: positions[2], skip: 0 });
+    // descending the nulls come first: after the null anchor (descending position 1), the rest of the nulls, then the values
+    expect(anchorStart(list, 3, 2, true, 3)).toBeNull();
+    expect(anchorStart(list, 5, 2, true, 3)).toEqual({ after: positions[1], skip: 0 });
   });
 
   it('walk a list once for the requests that ask together', async () => {

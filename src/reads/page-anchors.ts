@@ -36,6 +36,8 @@ const MAX_BYTES = 4_000_000;
 export interface Anchors {
   version: string;
   total: number;
+  /** the rows whose sort key is null: the last ones ascending, the first ones descending */
+  nulls: number;
   positions: Position[];
 }
 
@@ -125,15 +127,24 @@ export class PageAnchors {
 // a string's characters at two bytes, and ~100 bytes of objects and pointers per anchor
 const bytesOf = (anchors: Anchors) => anchors.positions.reduce((sum, { key, id }) => sum + 2 * ((key?.length ?? 0) + id.length) + 100, 200);
 
-/** The nearest anchor before the row at `offset` (in the list's direction) and how many rows after it to skip; null: none. */
-export function anchorStart(anchors: Anchors, offset: number, descending: boolean, every: number): AnchorStart | null {
-  const { total, positions } = anchors;
+/**
+ * The nearest anchor before the row at `offset` (in the list's direction) and how many rows after it to skip;
+ * null: none, or one whose "rows after" the sort index cannot answer as one range. Those are the rows after a
+ * non-null key followed by the nulls (ascending: `(key, id) > (…) OR key IS NULL`, a filter over the whole index
+ * from the store's first row: 37 ms instead of 0.5 at 100,000 products) and, descending, the rows after a null key
+ * (the rest of the nulls, then every value): pages that reach the nulls are read the usual way.
+ */
+export function anchorStart(anchors: Anchors, offset: number, take: number, descending: boolean, every: number): AnchorStart | null {
+  const { total, nulls, positions } = anchors;
   if (offset >= total || positions.length === 0) return null;
   // ascending, anchor i (from 1) is at position i × every - 1; descending, at total - i × every
   const i = descending ? Math.ceil((total - offset + 1) / every) : Math.min(Math.floor(offset / every), positions.length);
   if (i < 1 || i > positions.length) return null;
+  const after = positions[i - 1];
+  const intoNulls = after.key !== null && !descending && Math.min(offset + take, total) > total - nulls;
+  if (intoNulls || (after.key === null && descending)) return null;
   const at = descending ? total - i * every : i * every - 1;
-  return { after: positions[i - 1], skip: offset - at - 1 };
+  return { after, skip: offset - at - 1 };
 }
 
 /** What the anchors of a list need: the cache, and its store's catalog version and the list's total as SQL. */
@@ -152,13 +163,14 @@ export async function anchoredRows<R extends { list_version: string }>(
   cache: PageAnchors,
   key: string,
   offset: number,
+  take: number,
   descending: boolean,
   walk: () => Promise<Anchors | undefined>,
   read: (start: AnchorStart) => Promise<R[]>,
 ): Promise<R[] | undefined> {
   let anchors = cache.get(key) ?? (await cache.walk(key, walk));
   for (let tries = 0; anchors && tries < 2; tries++) {
-    const start = anchorStart(anchors, offset, descending, cache.every);
+    const start = anchorStart(anchors, offset, take, descending, cache.every);
     if (!start) return undefined;
     const rows = await read(start);
     const version = rows[0]?.list_version;
@@ -181,23 +193,32 @@ export async function walkAnchors<DB, TB extends keyof DB>(
   counted: { version: RawBuilder<string>; total: RawBuilder<number> },
   every: number,
 ): Promise<Anchors | undefined> {
-  const walked = base
-    .clearSelect()
-    .select([
-      sql<string | null>`(${order.key})::text`.as('anchor_key'),
-      sql<string>`(${order.id})::text`.as('anchor_id'),
-      sql<number>`row_number() OVER (ORDER BY ${order.key} ASC, ${order.id} ASC)`.as('anchor_n'),
-    ]);
-  const { rows } = await sql<{ version: string; total: number; keys: (string | null)[] | null; ids: string[] | null }>`SELECT
-      ${counted.version} AS version, ${counted.total} AS total,
-      array_agg(anchor_key ORDER BY anchor_n) AS keys, array_agg(anchor_id ORDER BY anchor_n) AS ids
-    FROM (${walked}) AS list_walked WHERE anchor_n % ${every} = 0`.execute(db);
+  const walked = base.clearSelect().select([
+    // as text in the aggregate only: the 1 row in `every` kept (a cursor's text of its key, list-cursor.ts)
+    sql`${order.key}`.as('anchor_key'),
+    sql`${order.id}`.as('anchor_id'),
+    sql<number>`row_number() OVER (ORDER BY ${order.key} ASC, ${order.id} ASC)`.as('anchor_n'),
+  ]);
+  const anchor = sql`anchor_n % ${every} = 0`;
+  const { rows } = await sql<WalkedAnchors>`SELECT ${counted.version} AS version, ${counted.total} AS total,
+      (count(*) FILTER (WHERE anchor_key IS NULL))::int AS nulls,
+      array_agg(anchor_key::text ORDER BY anchor_n) FILTER (WHERE ${anchor}) AS keys,
+      array_agg(anchor_id::text ORDER BY anchor_n) FILTER (WHERE ${anchor}) AS ids
+    FROM (${walked}) AS list_walked`.execute(db);
   const [found] = rows;
   const ids = found?.ids ?? [];
   const keys = found?.keys ?? [];
   // the counters' total and the walk are of one snapshot and agree; a disagreement would misplace every descending page
   if (!found || ids.length !== Math.floor(found.total / every)) return undefined;
-  return { version: found.version, total: found.total, positions: ids.map((id, i) => ({ key: keys[i], id })) };
+  return { version: found.version, total: found.total, nulls: found.nulls, positions: ids.map((id, i) => ({ key: keys[i], id })) };
+}
+
+interface WalkedAnchors {
+  version: string;
+  total: number;
+  nulls: number;
+  keys: (string | null)[] | null;
+  ids: string[] | null;
 }
 
 /** A deep page's list as list.ts passes it: the anchors, the list's key in them (store, path, sort key), its total as SQL. */
@@ -229,13 +250,15 @@ export async function anchoredPage<DB, TB extends keyof DB, O, K>(
     query.orderBy(sql`${keyset.key} ${direction}`).orderBy(sql`${keyset.id} ${direction}`) as Q;
   const walk = () => walkAnchors(db, base, keyset, { version: pages.version, total }, pages.cache.every);
   const read = (start: AnchorStart) => {
-    const ids = ordered(base.clearSelect().select(sql`${keyset.id}`.as('page_id')).where(rowsAfter(keyset, start.after)))
+    // anchorStart kept only starts whose rows after are one range of the index: no nulls to add after them
+    const after = rowsAfter({ ...keyset, nullable: false }, start.after);
+    const ids = ordered(base.clearSelect().select(sql`${keyset.id}`.as('page_id')).where(after))
       .limit(take)
       .offset(start.skip);
     const page = ordered(keyed.select(pages.version.as('list_version')).where(sql<SqlBool>`${keyset.id} IN (${ids})`));
     return page.execute() as Promise<AnchoredRow<K>[]>;
   };
-  const rows = await anchoredRows(pages.cache, key, offset, keyset.descending, walk, read);
+  const rows = await anchoredRows(pages.cache, key, offset, take, keyset.descending, walk, read);
   if (!rows) return null;
   return { rows: rows.map(({ list_version, ...row }) => row as unknown as K), count: rows[0].list_total };
 }
