@@ -127,6 +127,7 @@ export function listCustomerTexts(db: Db, storeId: string, query: CustomerListQu
       total,
       counted,
       unfiltered: true,
+      batched: db,
     });
     const texts = await documentTexts(rows, (ids) => getCustomersByIds(db, storeId, ids));
     return { texts, pagination };

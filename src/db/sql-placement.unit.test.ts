@@ -20,6 +20,8 @@ const SQL_MACHINERY: Record<string, string> = {
   'src/reads/list.ts': 'every list: pages, cursors, sorts, search, narrowing',
   'src/reads/list-cursor.ts': 'the keyset condition "rows after this position"',
   'src/reads/list-counts.ts': 'exact totals read from the counters',
+  'src/reads/far-end.ts': "a deep page's walk from the nearer end, over the total its statement read",
+  'src/reads/list-pages.ts': "pages by number, one or a batch of them, in the statement that reads the list's total",
   'src/reads/by-ids.ts': 'the by-ids read under every batch read',
   'src/reads/page-anchors.ts': "a list's page anchors: the walk of the list and the page read after an anchor, with the catalog version",
   'src/reads/search-cache.ts': "a search's kept matches: the page read by id with the catalog version",

@@ -1,12 +1,13 @@
 import { type TProperties, Type } from '@sinclair/typebox';
 import { type Expression, type QueryExecutorProvider, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import { withGenericPlan } from '../db/index.js';
+import { type Db, withGenericPlan } from '../db/index.js';
 import { validationError } from '../errors.js';
 import type { Pagination } from '../shared/index.js';
 import { StringEnum } from '../shared/index.js';
-import { FAR_END_FROM_OFFSET, farEndWalk } from './far-end.js';
+import { FAR_END_FROM_OFFSET } from './far-end.js';
 import { badCursor, decodeCursor, encodeCursor, type Keyset, type Position, rowsAfter } from './list-cursor.js';
 import { type AnchoredList, type AnchoredPages, anchoredPage } from './page-anchors.js';
+import { batchedPage, type ReadPage, readPages } from './list-pages.js';
 import { type KeptSearches, keptPage, searchAndKeep, searchKey } from './search-cache.js';
 
 /**
@@ -118,6 +119,11 @@ export interface ListScope {
   within?: readonly string[];
   /** `base` filters by the store only: its pages run with a generic plan (src/db/statements/generic-plan.ts) */
   unfiltered?: boolean;
+  /**
+   * With `unfiltered` and `counted`, the handle (outside a transaction) through which this list's pages by number
+   * are read in batches with other requests' pages of the same list, order and size (list-pages.ts)
+   */
+  batched?: Db;
   /** searches kept in memory, exact by the store's catalog version (search-cache.ts): for a search without other filters */
   searches?: KeptSearches;
   /** deep pages started from anchors kept in memory, exact by the store's catalog version (page-anchors.ts): for a list without filters */
@@ -272,7 +278,11 @@ export async function readList<DB, TB extends keyof DB, O>(
     if (kept) return { rows: kept.rows as KeyedRow<O>[], count: kept.count, walk };
     const { rows, count: found } = conditions.length
       ? await runMatchedList(scoped, sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`, params, spec, order, walk, scope.db, counting)
-      : await runIndexedList(scoped, params, spec, order, walk, count, scope.unfiltered === true && since === undefined, anchoring);
+      : await runIndexedList(scoped, params, spec, order, walk, count, scope.unfiltered === true && since === undefined, {
+          db: scope.db,
+          batched: scope.batched && { db: scope.batched, key: `${spec.path} ${JSON.stringify(scope.within ?? [])} ${scope.storeId}` },
+          anchoring,
+        });
     return { rows, count: found, walk };
   } catch (error) {
     if (walk.after && isDataException(error))
@@ -319,7 +329,7 @@ async function runIndexedList<DB, TB extends keyof DB, O>(
   walk: Walk,
   counting: Counting,
   unfiltered: boolean,
-  anchoring?: AnchoredList,
+  { db, batched: pages, anchoring }: { db: QueryExecutorProvider; batched: { db: Db; key: string } | undefined; anchoring?: AnchoredList },
 ): Promise<{ rows: KeyedRow<O>[]; count: number | null }> {
   const { total, counted } = counting ?? {};
   const ordered = <T extends SelectQueryBuilder<DB, TB, unknown>>(query: T) =>
@@ -336,9 +346,15 @@ async function runIndexedList<DB, TB extends keyof DB, O>(
     ? await anchoredPage(base, keyed, { keyset: keysetOf(order, spec.idColumn), direction: order.direction }, walk.offset, take, anchoring)
     : null;
   if (anchored) return anchored as { rows: KeyedRow<O>[]; count: number };
-  const far =
-    counted && total && walk.offset >= FAR_END_FROM_OFFSET ? await farEndPage(base, keyed, spec, order, walk, take, total, generic) : null;
-  if (far) return far;
+  const batched = pages && generic && !walk.after && !pages.db.isTransaction;
+  if (counted && (walk.offset >= FAR_END_FROM_OFFSET || batched)) {
+    const taking = { base, key: order.expression, id: spec.idColumn, descending: order.descending, counted, generic };
+    const read = { ...taking, take: generic ? sql.lit(take) : take };
+    const { rows, total: pageTotal } = batched
+      ? await batchedPage<DB, TB, O, KeyedRow<O>>(pages.db, `list-pages ${pages.key} ${params.sort} ${take}`, read, walk.offset)
+      : ((await readPages<DB, TB, O, KeyedRow<O>>(db, read, [walk.offset])).get(walk.offset) as ReadPage<KeyedRow<O>>);
+    return { rows, count: pageTotal ?? (await (total as () => Promise<number>)()) };
+  }
   let page: typeof keyed;
   if (walk.after) page = ordered(keyed.where(rowsAfter(keysetOf(order, spec.idColumn), walk.after))).limit(take);
   else if (walk.offset === 0 && generic) page = withGenericPlan(ordered(keyed).limit(sql.lit(take)));
@@ -363,41 +379,6 @@ async function runIndexedList<DB, TB extends keyof DB, O>(
   }
   const [count, rows] = await Promise.all([total ? total() : countAll(), page.execute()]);
   return { rows: rows as unknown as KeyedRow<O>[], count };
-}
-
-/**
- * A deep page read from the far end of its list (far-end.ts), with its total; null when the near end is nearer
- * or when the total changed between its read and the page's statement (the page is then read the usual way).
- */
-async function farEndPage<DB, TB extends keyof DB, O, K>(
-  base: SelectQueryBuilder<DB, TB, O>,
-  keyed: SelectQueryBuilder<DB, TB, K>,
-  spec: ListSpec,
-  order: ListOrder,
-  walk: Walk,
-  take: number,
-  total: () => Promise<number>,
-  generic: boolean,
-): Promise<{ rows: KeyedRow<O>[]; count: number } | null> {
-  const known = await total();
-  const far = farEndWalk(walk.offset, take, known);
-  if (!far) return null;
-  const opposite = order.descending ? sql`ASC` : sql`DESC`;
-  // the last page's size varies with the total: only a full page's is a literal (one text per page size)
-  const literal = generic && far.limit === take;
-  const ids = base
-    .clearSelect()
-    .select(sql`${spec.idColumn}`.as('page_id'))
-    .orderBy(sql`${order.expression} ${opposite}`)
-    .orderBy(sql`${spec.idColumn} ${opposite}`)
-    .limit(literal ? sql.lit(take) : far.limit)
-    .offset(far.offset);
-  const page = keyed
-    .where(sql<SqlBool>`${spec.idColumn} IN (${ids})`)
-    .orderBy(sql`${order.expression} ${order.direction}`)
-    .orderBy(sql`${spec.idColumn} ${order.direction}`);
-  const rows = (await (literal ? withGenericPlan(page) : page).execute()) as unknown as (KeyedRow<O> & { list_total: number })[];
-  return rows[0]?.list_total === known ? { rows, count: known } : null;
 }
 
 /** A page of a list without filters deep enough to start from an anchor: its anchors and its key in them (store, path, sort key). */
