@@ -6,8 +6,8 @@ import type { Pagination } from '../shared/index.js';
 import { StringEnum } from '../shared/index.js';
 import { FAR_END_FROM_OFFSET } from './far-end.js';
 import { badCursor, decodeCursor, encodeCursor, type Keyset, type Position, rowsAfter } from './list-cursor.js';
-import { type AnchoredList, type AnchoredPages, anchoredPage } from './page-anchors.js';
 import { batchedPage, type ReadPage, readPages } from './list-pages.js';
+import { type AnchoredList, type AnchoredPages, anchoredPage } from './page-anchors.js';
 import { type KeptSearches, keptPage, searchAndKeep, searchKey } from './search-cache.js';
 
 /**
