@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { html } from 'ghtml';
 import { getCollectionsByIds } from '../collections/index.js';
-import { listProductPage, ProductListQuery } from '../products/index.js';
+import { listProductSummaryPage, ProductListQuery } from '../products/index.js';
 import { registerListScreen } from './list-screen.js';
 import { pricesPerListTable } from './product-prices.js';
 import type { ConsoleRouter } from './router.js';
@@ -9,8 +9,8 @@ import type { ScreenDeps } from './screen-deps.js';
 import { type Cell, facts, jsonBlock, link, outsideLink, table } from './view.js';
 
 /**
- * Products: the API's list without its total (list-screen.ts over listProductPage of src/products: GET /products'
- * filters, cursors and rows, each product as GET /products/{id} sends it, but no count of any kind, so a
+ * Products: the API's list without its total (list-screen.ts over listProductSummaryPage of src/products: GET /products'
+ * filters, cursors and rows, each product's listed fields as GET /products/{id} sends them, but no count of any kind, so a
  * filtered page is as fast at a million products as at a thousand), and a page per product built from
  * GET /products/{id}, whose JSON it shows as sent.
  */
@@ -143,13 +143,14 @@ export function registerProductsScreen(router: ConsoleRouter, { api, ctx }: Scre
       { label: 'Status', value: (product) => product.status },
       { label: 'Vendor', value: (product) => product.vendor },
       { label: 'Type', value: (product) => product.productType },
-      { label: 'Variants', value: (product) => product.variants?.length ?? 0 },
+      { label: 'Variants', value: (product) => product.variantCount },
       { label: 'Stock', value: (product) => product.totalStock },
       { label: 'Updated', value: (product) => product.updatedAt },
     ],
+    // each product's listed fields alone (ProductSummary), not its whole document parsed (docs/console.md)
     async page(db, storeId, query) {
-      const { texts, nextCursor, prevCursor } = await listProductPage(db, storeId, query);
-      return { records: texts.map((text) => JSON.parse(text)), nextCursor, prevCursor };
+      const { summaries, nextCursor, prevCursor } = await listProductSummaryPage(db, storeId, query);
+      return { records: summaries, nextCursor, prevCursor };
     },
   });
 

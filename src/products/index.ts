@@ -5,7 +5,13 @@ export { rebuildProductDocuments } from './products.documents.js';
 export { importProductLine } from './products.import.js';
 export { productRecordKind, registerProductRoutes } from './products.routes.js';
 export { Product, ProductListQuery } from './products.schema.js';
-export { getProductsByIds, getProductTextsByIds, listProductPage } from './products.service.js';
+export {
+  getProductsByIds,
+  getProductTextsByIds,
+  listProductPage,
+  listProductSummaryPage,
+  type ProductSummary,
+} from './products.service.js';
 export {
   resolveStock,
   returnStock,

@@ -47,6 +47,29 @@ export function selectProductDocuments(db: Db, storeId: string) {
 }
 
 /**
+ * The console list's fields of each product (CONTRACT §12): the columns GET /products/{id}'s document takes them
+ * from (toProductOutput), its variants counted. A console page of 50 stored documents was ~210 KB of JSON
+ * parsed for seven fields each: most of the page's server time (docs/console.md, "How fast the lists are").
+ */
+export function selectProductSummaries(db: Db, storeId: string) {
+  return db
+    .selectFrom('products')
+    .select([
+      'products.id',
+      'products.title',
+      'products.status',
+      'products.vendor',
+      'products.product_type',
+      'products.total_stock',
+      'products.updated_at',
+      sql<number>`(SELECT count(*)::int FROM variants v WHERE v.store_id = products.store_id AND v.product_id = products.id)`.as(
+        'variant_count',
+      ),
+    ])
+    .where('products.store_id', '=', storeId);
+}
+
+/**
  * The catalog filters (vendor, productType, tag): exact and case-insensitive, each the expression its index
  * (migrations/0024) is built on, compared with PostgreSQL's own lower() of the value.
  */

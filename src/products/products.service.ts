@@ -17,7 +17,7 @@ import {
   selectByIds,
   sharedRead,
 } from '../reads/index.js';
-import { deleteRecord, isId, newId } from '../shared/index.js';
+import { deleteRecord, isId, iso, newId } from '../shared/index.js';
 import { assertHandleFree, insertProduct, type VariantSkus } from './handles.js';
 import { type PreparedProduct, type ProductContext, prepareProduct } from './product-input.js';
 import type { CreateProductInput, Product, ProductListQuery, UpdateProductInput } from './products.schema.js';
@@ -31,7 +31,15 @@ import {
   updateProductRow,
   type VariantRow,
 } from './products.sql.js';
-import { allOf, catalogFilters, columnFilters, productListSpec, selectProductDocuments, whereAll } from './products-list.sql.js';
+import {
+  allOf,
+  catalogFilters,
+  columnFilters,
+  productListSpec,
+  selectProductDocuments,
+  selectProductSummaries,
+  whereAll,
+} from './products-list.sql.js';
 import { noteLevelsMovedBy } from './stock.js';
 import { applyEntries, indexEntries } from './variant-entries.js';
 import { applyVariantEntries, freshVariants, syncVariants } from './variants.service.js';
@@ -264,6 +272,38 @@ export async function listProductPage(
   if (!list) return { texts: [], nextCursor: null, prevCursor: null };
   const { rows, nextCursor, prevCursor } = await runListPage(list.filtered, query, productListSpec, list.scope);
   return { texts: await documentTexts(rows as DocumentOfRow[], (ids) => getProductsByIds(db, storeId, ids)), nextCursor, prevCursor };
+}
+
+/** A product as the console's list shows it: GET /products/{id}'s fields of that name, and its variants' number. */
+export interface ProductSummary {
+  id: string;
+  title: string;
+  status: string;
+  vendor: string | null;
+  productType: string | null;
+  totalStock: number | null;
+  updatedAt: string;
+  variantCount: number;
+}
+
+/** The same page as listProductPage, each product as its ProductSummary: no document read or parsed. */
+export async function listProductSummaryPage(db: Db, storeId: string, query: ProductListQuery) {
+  const list = await productListScope(db, storeId, selectProductSummaries(db, storeId), query);
+  if (!list) return { summaries: [] as ProductSummary[], nextCursor: null, prevCursor: null };
+  const { rows, nextCursor, prevCursor } = await runListPage(list.filtered, query, productListSpec, list.scope);
+  const summaries = rows.map(
+    (row): ProductSummary => ({
+      id: row.id,
+      title: row.title,
+      status: row.status,
+      vendor: row.vendor,
+      productType: row.product_type,
+      totalStock: row.total_stock,
+      updatedAt: iso(row.updated_at),
+      variantCount: row.variant_count,
+    }),
+  );
+  return { summaries, nextCursor, prevCursor };
 }
 
 /** The product list (also GET /collections/{id}/products, which passes its `membership`), as outputs. */
