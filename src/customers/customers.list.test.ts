@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { expectError, recordStatements, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
+import { GENERIC_PLAN_MARK } from '../db/index.js';
 
 let t: TestContext;
+const statements: string[] = [];
 beforeAll(async () => {
-  t = await setupTestApp();
+  t = await setupTestApp({}, recordStatements(statements));
 });
 afterAll(() => t.close());
 
@@ -64,6 +66,16 @@ describe('customers: list', () => {
     expect(await search('_')).toEqual(['cat_1']);
     expect(await search('%')).toEqual(['dan%2']);
     expect(await search('nobody')).toEqual([]);
+  });
+
+  it("searches with its session's plan made without the term (ListSpec.searchPlan: the six trigram indexes for any term)", async () => {
+    const store = await t.newStore();
+    await seed(store);
+    const before = statements.length;
+    for (const term of ['ann', 'a', 'Builder']) expect((await t.call(store, 'GET', `/customers?search=${term}`)).status).toBe(200);
+    const searches = statements.slice(before).filter((text) => text.includes('list_matches') && text.includes('ILIKE'));
+    expect(searches).toHaveLength(3);
+    for (const text of searches) expect(text.startsWith(GENERIC_PLAN_MARK)).toBe(true);
   });
 
   it('rejects bad list parameters', async () => {

@@ -26,6 +26,8 @@ export const listSpec: ListSpec<typeof CUSTOMER_SORTS> = {
   sorts: { createdAt: sql`created_at`, updatedAt: sql`updated_at` },
   idColumn: sql`id`,
   search: ilikeAny(['user_name', 'email', 'first_name', 'last_name', 'phone_number', 'business_name']),
+  // the six trigram indexes (migrations/0006) whatever the term: see ListSpec.searchPlan
+  searchPlan: 'generic',
 };
 
 export function toCustomerOutput(row: CustomerRow): Customer {
