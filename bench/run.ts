@@ -249,7 +249,7 @@ function rigOf(
 /** --seed-only: no server, no scenarios; the result names the kept database. */
 function seededOnly(options: BenchOptions, scale: ScaleName, info: SeedInfo, target: BenchTarget): BenchResult {
   say(
-    `seeded; store ${info.storeId}, API key ${info.apiKey}; DATABASE_URL=${target.databaseUrl ?? ''} STOREFRONT_DATA_DIR=${target.dataDir}`,
+    `seeded; store ${info.storeId}, API key ${info.apiKey}, console cookie sf_console=${info.consoleSession}; DATABASE_URL=${target.databaseUrl ?? ''} STOREFRONT_DATA_DIR=${target.dataDir}`,
   );
   return {
     meta: metaOf(options, scale, { code: codeVersion(), startSeconds: 0 }),
