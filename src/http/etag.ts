@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Tx } from '../db/index.js';
 import { AppError } from '../errors.js';
-import { etagOf, type Pagination } from '../shared/index.js';
+import { etagOf, type Pagination, storedListBytes } from '../shared/index.js';
 
 /** Reads the record a conditional write is about, locked for the transaction, as GET would return it. */
 export type CurrentLoader = (trx: Tx, storeId: string) => Promise<object>;
@@ -84,10 +84,12 @@ export function sendStoredRecord(reply: FastifyReply, stored: { etag: string; bo
 
 /**
  * A list page whose records are sent as stored (their JSON texts, as GET returns each): the envelope `okList`
- * would build, without parsing or serializing the records again (products, customers).
+ * would build, without parsing or serializing the records again (products, customers). `bytes`: the same answer
+ * made once by the read that every request sharing it sends (storedListBytes).
  */
-export function sendStoredList(reply: FastifyReply, { texts, pagination }: { texts: string[]; pagination: Pagination }): FastifyReply {
-  return reply
-    .type('application/json; charset=utf-8')
-    .send(`{"success":true,"data":[${texts.join(',')}],"pagination":${JSON.stringify(pagination)}}`);
+export function sendStoredList(
+  reply: FastifyReply,
+  { texts, pagination, bytes }: { texts: string[]; pagination: Pagination; bytes?: Buffer },
+): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(bytes ?? storedListBytes(texts, pagination));
 }

@@ -17,7 +17,7 @@ import {
   selectByIds,
   sharedRead,
 } from '../reads/index.js';
-import { deleteRecord, isId, iso, newId } from '../shared/index.js';
+import { deleteRecord, isId, iso, newId, storedListBytes } from '../shared/index.js';
 import { assertHandleFree, insertProduct, type VariantSkus } from './handles.js';
 import { type PreparedProduct, type ProductContext, prepareProduct } from './product-input.js';
 import type { CreateProductInput, Product, ProductListQuery, UpdateProductInput } from './products.schema.js';
@@ -323,7 +323,8 @@ export function listProductTexts(db: Db, storeId: string, query: ProductListQuer
   const read = async () => {
     const { rows, pagination } = await runProductList(db, storeId, selectProductDocuments(db, storeId), query, membership, kept);
     const texts = await documentTexts(rows as DocumentOfRow[], (ids) => getProductsByIds(db, storeId, ids));
-    return { texts, pagination };
+    // the answer's bytes once for every request sharing this read (storedListBytes)
+    return { texts, pagination, bytes: storedListBytes(texts, pagination) };
   };
   // A collection's page depends on its rules as this request read them: it is not shared.
   return membership ? read() : sharedRead(db, `products ${storeId} ${JSON.stringify(query)}`, read);

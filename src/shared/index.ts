@@ -45,7 +45,7 @@ export {
   mergeCustomFields,
   newCustomFields,
 } from './custom-fields.js';
-export { iso, isoOrNull, numberOrNull, ok, okList } from './envelope.js';
+export { iso, isoOrNull, numberOrNull, ok, okList, storedListBytes } from './envelope.js';
 export { EVENT_READ_SCOPES, mayReadEventType, missingEventScope, readScopeOfEventType } from './event-scopes.js';
 export { EVENT_TYPES, type EventType, isEventType, type NewEvent, RECORD_KINDS, type RecordKind } from './event-types.js';
 export { isId, newId, newIdBlock } from './ids.js';
