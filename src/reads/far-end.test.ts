@@ -1,8 +1,7 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Reply, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { planWork, statementsOf } from '../../test/support/statements.js';
-import { rebuildProductDocuments } from '../products/products.documents.js';
+import { seedTiedProducts } from '../../test/support/tied-products.fixtures.js';
 import { listProductTexts } from '../products/products.service.js';
 import { FAR_END_FROM_OFFSET, farEndWalk } from './far-end.js';
 
@@ -19,14 +18,7 @@ const ROWS = 3_200;
 beforeAll(async () => {
   t = await setupTestApp();
   store = await t.newStore();
-  const reply = await t.call(store, 'POST', '/products', { title: 'Far 0', price: 1 });
-  expect(reply.status).toBe(201);
-  // Past FAR_END_FROM_OFFSET rows: copies of that product's row, with few distinct titles, prices (some null) and times.
-  await sql`INSERT INTO products (store_id, id, title, handle, price, status, return_config, created_at, updated_at)
-    SELECT p.store_id, lpad(to_hex(g), 24, '0'), 'Far ' || (g % 97), 'far-' || g, CASE WHEN g % 7 = 0 THEN NULL ELSE g % 13 END,
-      p.status, p.return_config, p.created_at - (g % 50) * interval '1 minute', p.updated_at - (g % 50) * interval '1 minute'
-    FROM products p CROSS JOIN generate_series(1, ${ROWS}) AS g WHERE p.store_id = ${store.id}`.execute(t.database.db);
-  await rebuildProductDocuments(t.database.db, store.id);
+  await seedTiedProducts(t, store, 'Far', ROWS);
 }, 240_000);
 afterAll(() => t?.close());
 
