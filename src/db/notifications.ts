@@ -35,20 +35,6 @@ const RECONNECT_MS = [100, 250, 500, 1000, 2000];
 const HEARTBEAT_MS = 5000;
 const HEARTBEAT_TIMEOUT_MS = 3000;
 
-/**
- * pg queues a query sent while its client is busy, but that queue is deprecated (pg 9 removes it, and warns on
- * every server's start): the listener's LISTEN, UNLISTEN and heartbeat, which several subscribers send at
- * once, go through this chain one after another instead.
- */
-function oneAtATime(client: pg.Client): (text: string) => Promise<unknown> {
-  let last: Promise<unknown> = Promise.resolve();
-  return (text) => {
-    const next = last.then(() => client.query(text));
-    last = next.catch(() => undefined);
-    return next;
-  };
-}
-
 interface Subscription {
   channel: string;
   handlers: NotificationHandlers;
@@ -72,7 +58,6 @@ export function postgresListener(url: string): { listen(channel: string, handler
   let active = false;
   let connected = false;
   let current: pg.Client | null = null;
-  let currentQuery: (text: string) => Promise<unknown> = () => Promise.reject(new Error('not listening'));
   let starting: pg.Client | null = null;
   let wake: () => void = () => undefined;
   let running: Promise<void> = Promise.resolve();
@@ -105,21 +90,19 @@ export function postgresListener(url: string): { listen(channel: string, handler
       client.on('error', () => resolve()).on('end', () => resolve());
     });
     let served = false;
-    const query = oneAtATime(client);
     try {
       starting = client;
       await client.connect();
       const listening = [...subscriptions];
-      for (const channel of channels()) await query(`LISTEN ${channel}`);
+      for (const channel of channels()) await client.query(`LISTEN ${channel}`);
       starting = null;
       if (mine === generation) {
         current = client;
-        currentQuery = query;
         connected = true;
-        heartbeat = setInterval(() => void query('select 1').catch(wake), HEARTBEAT_MS);
+        heartbeat = setInterval(() => void client.query('select 1').catch(wake), HEARTBEAT_MS);
         for (const subscription of subscriptions) {
           if (!listening.includes(subscription))
-            void join(subscription, client, query); // came while this one was starting
+            void join(subscription, client); // came while this one was starting
           else if (!subscription.listening) {
             subscription.handlers.reset();
             subscription.listening = true;
@@ -156,9 +139,9 @@ export function postgresListener(url: string): { listen(channel: string, handler
   }
 
   /** A channel subscribed while the connection is up is listened on it at once (else at the next connect). */
-  async function join(subscription: Subscription, client: pg.Client, query: (text: string) => Promise<unknown>): Promise<void> {
+  async function join(subscription: Subscription, client: pg.Client): Promise<void> {
     try {
-      await query(`LISTEN ${subscription.channel}`);
+      await client.query(`LISTEN ${subscription.channel}`);
     } catch {
       return; // the connection is going: the next one listens on it
     }
@@ -184,16 +167,16 @@ export function postgresListener(url: string): { listen(channel: string, handler
       if (!active) {
         active = true;
         running = run(++generation);
-      } else if (current && connected) void join(subscription, current, currentQuery);
+      } else if (current && connected) void join(subscription, current);
       return {
         live: () => connected && subscription.listening,
         backendPid: () => (current as unknown as { processID?: number } | null)?.processID ?? null,
         close: async () => {
           if (!subscriptions.delete(subscription)) return;
           subscription.listening = false;
-          const query = current ? currentQuery : null;
+          const client = current;
           if (!subscriptions.size) await stop();
-          else if (query && !channels().includes(channel)) await query(`UNLISTEN ${channel}`).catch(() => undefined);
+          else if (client && !channels().includes(channel)) await client.query(`UNLISTEN ${channel}`).catch(() => undefined);
         },
       };
     },
