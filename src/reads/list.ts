@@ -8,7 +8,7 @@ import { FAR_END_FROM_OFFSET } from './far-end.js';
 import { badCursor, decodeCursor, encodeCursor, type Keyset, type Position, rowsAfter } from './list-cursor.js';
 import { batchedPage, type ReadPage, readPages } from './list-pages.js';
 import { type AnchoredList, type AnchoredPages, anchoredPage } from './page-anchors.js';
-import { type KeptSearches, keptPage, searchAndKeep, searchKey } from './search-cache.js';
+import { type KeptSearches, keptOrSearchedPage, searchKey } from './search-cache.js';
 
 /**
  * The shared list contract (CONTRACT §5, §9.3): every list endpoint declares its sorts, search and filters
@@ -403,7 +403,7 @@ function anchoringOf(
   return { pages, key, total, db: scope.db };
 }
 
-/** A search's page from its kept matches, else the search in full, kept (search-cache.ts); undefined: read it the usual way. */
+/** A search's page from its kept matches, else the search in full, kept (search-cache.ts). */
 function runKeptSearch<DB, TB extends keyof DB, O>(
   base: SelectQueryBuilder<DB, TB, O>,
   condition: Expression<SqlBool>,
@@ -423,9 +423,7 @@ function runKeptSearch<DB, TB extends keyof DB, O>(
     .where(condition)
     .clearSelect()
     .select([sql`${spec.idColumn}`.as('match_id'), sql`${order.expression}`.as('match_key')]);
-  return keptPage(scope.db, kept, key, row, walk.offset, take).then(
-    (page) => page ?? searchAndKeep(scope.db, kept, key, matches, row, order.direction, walk.offset, take),
-  );
+  return keptOrSearchedPage(scope.db, kept, key, matches, row, order.direction, { offset: walk.offset, take });
 }
 
 function keysetOf(order: ListOrder, id: RawBuilder<unknown>): Keyset {

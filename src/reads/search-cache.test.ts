@@ -57,6 +57,50 @@ describe('searches kept between their pages (search-cache.ts)', () => {
     expect(JSON.parse((await kept(t.database.db, { sort: '-price' })).texts[1]).id).toBe(ids[2]);
   }, 180_000);
 
+  it('answer a page past the end from the kept total, in one statement that only reads the version', async () => {
+    const store = await t.newStore();
+    for (let i = 0; i < 5; i++) expect((await t.call(store, 'POST', '/products', { title: `Vase ${i}`, price: i })).status).toBe(201);
+    const searches = new SearchCache();
+    const kept = (db: Db, page: number) =>
+      listProductTexts(db, store.id, { limit: 2, sort: 'price', search: 'vase', page } as ProductListQuery, undefined, { searches });
+    const full = (page: number) =>
+      listProductTexts(t.database.db, store.id, { limit: 2, sort: 'price', search: 'vase', page } as ProductListQuery);
+    // nothing kept yet: the page past the end is one statement that counts and keeps the search
+    const first = await statementsOf(t.database.db, (db) => kept(db, 9));
+    expect(first).toHaveLength(1);
+    expect((await kept(t.database.db, 9)).pagination.total).toBe(5);
+    expect(await kept(t.database.db, 9)).toEqual(await full(9));
+    // kept: a page past the end runs no search at all (it ran the search in full twice before)
+    const later = await statementsOf(t.database.db, (db) => kept(db, 4));
+    expect(later.map((statement) => statement.sql)).toEqual([expect.not.stringContaining('list_matches')]);
+    expect(await kept(t.database.db, 4)).toEqual(await full(4));
+    // a new match moves the version: the page is read again, with the new total
+    expect((await t.call(store, 'POST', '/products', { title: 'Vase new', price: 9 })).status).toBe(201);
+    expect((await kept(t.database.db, 4)).pagination.total).toBe(6);
+    expect(await kept(t.database.db, 3)).toEqual(await full(3));
+    // a search that matches nothing is kept too, and its pages answer as the full search does
+    const none = (db: Db, page: number) =>
+      listProductTexts(db, store.id, { limit: 2, sort: 'price', search: 'zebra', page } as ProductListQuery, undefined, { searches });
+    expect((await none(t.database.db, 1)).pagination.total).toBe(0);
+    const again = await statementsOf(t.database.db, (db) => none(db, 2));
+    expect(again.map((statement) => statement.sql)).toEqual([expect.not.stringContaining('list_matches')]);
+  }, 120_000);
+
+  it('run one full search per search and order at a time: the reads that miss while it runs read what it kept', async () => {
+    const store = await t.newStore();
+    for (let i = 0; i < 6; i++) expect((await t.call(store, 'POST', '/products', { title: `Bowl ${i}`, price: i })).status).toBe(201);
+    const searches = new SearchCache();
+    const read = (db: Db, page: number) =>
+      listProductTexts(db, store.id, { limit: 2, sort: '-title', search: 'bowl', page } as ProductListQuery, undefined, { searches });
+    const statements = await statementsOf(t.database.db, (db) => Promise.all([1, 2, 3, 1, 2, 3, 4].map((page) => read(db, page))));
+    expect(statements.filter((statement) => statement.sql.includes('list_matches'))).toHaveLength(1);
+    const pages = await Promise.all([1, 2, 3, 4].map((page) => read(t.database.db, page)));
+    for (const [index, page] of pages.entries())
+      expect(page).toEqual(
+        await listProductTexts(t.database.db, store.id, { limit: 2, sort: '-title', search: 'bowl', page: index + 1 } as ProductListQuery),
+      );
+  }, 120_000);
+
   it('keep a search of up to MAX_MATCHES matches as 12 bytes an id, and drop the oldest searches past MAX_KEPT_BYTES', () => {
     const searches = new SearchCache();
     const id = (i: number) => i.toString(16).padStart(24, '0');

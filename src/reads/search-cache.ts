@@ -50,6 +50,8 @@ export function packIds(concatenated: string, count: number): Buffer | undefined
 export class SearchCache {
   private readonly kept = new Map<string, KeptMatches>();
   private bytes = 0;
+  /** the full searches running, by key: one at a time per search and order (keptOrSearchedPage) */
+  readonly searching = new Map<string, Promise<unknown>>();
 
   get(key: string): KeptMatches | undefined {
     const found = this.kept.get(key);
@@ -108,8 +110,7 @@ type RowById<DB, TB extends keyof DB, O> = (id: RawBuilder<unknown>) => SelectQu
 
 /**
  * The page (`take` rows from `offset`) from the kept matches, in one statement that reads the version with the
- * rows (and their sort keys); undefined when nothing is kept, the page is past the kept matches, or the catalog
- * changed since.
+ * rows (and their sort keys); undefined when nothing is kept or the catalog changed since.
  */
 export async function keptPage<DB, TB extends keyof DB, O>(
   db: QueryExecutorProvider,
@@ -120,8 +121,9 @@ export async function keptPage<DB, TB extends keyof DB, O>(
   take: number,
 ): Promise<SearchedPage<O> | undefined> {
   const matches = kept.cache.get(key);
-  const ids = matches ? idsOf(matches, offset, offset + take) : [];
-  if (!matches || ids.length === 0) return undefined;
+  if (!matches) return undefined;
+  const ids = idsOf(matches, offset, offset + take);
+  if (ids.length === 0) return pastTheEnd(db, kept, matches);
   const { rows } = await sql<PageRow<O> & { list_version: string; list_position: string }>`SELECT list_rows.*,
       ${kept.version} AS list_version, list_page.list_position
     FROM unnest(${ids}::text[]) WITH ORDINALITY AS list_page (match_id, list_position)
@@ -134,10 +136,54 @@ export async function keptPage<DB, TB extends keyof DB, O>(
 }
 
 /**
+ * A page past the kept matches (a sync job's last request, a small store's page 5 of a search of 80): empty, with
+ * the kept total, when the version read now is the kept one. It ran the search in full twice before: once to find
+ * no row, once more to count (and the trigram index's lists hold every store's matches, not only this store's).
+ */
+async function pastTheEnd<O>(db: QueryExecutorProvider, kept: KeptSearches, matches: KeptMatches): Promise<SearchedPage<O> | undefined> {
+  const { rows } = await sql<{ list_version: string }>`SELECT ${kept.version} AS list_version`.execute(db);
+  return rows[0]?.list_version === matches.version ? { rows: [], count: countOf(matches) } : undefined;
+}
+
+/**
+ * The page from the kept matches, else from the search in full, kept. One full search per search and order at a
+ * time: the reads that miss while it runs wait for it, then read their page from what it kept (each checks the
+ * version in its own statement, so the wait changes no answer). Twenty connections' first pages of a wide search
+ * at a million products each received and parsed their own ~2 MB of ids at once: the peak RSS of issue 42. A miss
+ * after the wait (the search is not kept: past MAX_MATCHES, or the catalog moved) runs its own search.
+ */
+export async function keptOrSearchedPage<DB, TB extends keyof DB, O>(
+  db: QueryExecutorProvider,
+  kept: KeptSearches,
+  key: string,
+  matches: SelectQueryBuilder<DB, TB, unknown>,
+  row: RowById<DB, TB, O>,
+  direction: RawBuilder<unknown>,
+  page: { offset: number; take: number },
+): Promise<SearchedPage<O>> {
+  const { offset, take } = page;
+  const fromKept = await keptPage(db, kept, key, row, offset, take);
+  if (fromKept) return fromKept;
+  const search = () => searchAndKeep(db, kept, key, matches, row, direction, offset, take);
+  const running = kept.cache.searching.get(key);
+  if (running) {
+    await running.catch(() => undefined);
+    return (await keptPage(db, kept, key, row, offset, take)) ?? search();
+  }
+  const searched = search();
+  kept.cache.searching.set(key, searched);
+  const ended = () => {
+    if (kept.cache.searching.get(key) === searched) kept.cache.searching.delete(key);
+  };
+  searched.then(ended, ended);
+  return searched;
+}
+
+/**
  * The search in full, in one statement: its matches in list order (a window over every match), their count, the
  * version, and the page's rows; with the page's first row, when there are at most MAX_MATCHES, every match's id
- * in list order as one string (an InitPlan, run once). Keeps the matches; returns the page, or undefined when the
- * page is past the end (the caller then counts it the usual way).
+ * in list order as one string (an InitPlan, run once). Keeps the matches; returns the page. A page past the end
+ * is one row of the total alone (the left join), so it is counted and kept by the same statement.
  */
 export async function searchAndKeep<DB, TB extends keyof DB, O>(
   db: QueryExecutorProvider,
@@ -148,25 +194,25 @@ export async function searchAndKeep<DB, TB extends keyof DB, O>(
   direction: RawBuilder<unknown>,
   offset: number,
   take: number,
-): Promise<SearchedPage<O> | undefined> {
+): Promise<SearchedPage<O>> {
   const { rows } = await sql<PageRow<O> & KeyedMatch>`WITH list_matches AS MATERIALIZED (${matches}),
     list_ordered AS MATERIALIZED (SELECT match_id,
       row_number() OVER (ORDER BY match_key ${direction}, match_id ${direction}) AS list_position FROM list_matches),
     list_total AS (SELECT count(*) AS n FROM list_matches)
     SELECT list_rows.*, list_ordered.match_id AS list_id, list_ordered.list_position::int AS list_position,
       list_total.n::int AS list_total, ${kept.version} AS list_version,
-      CASE WHEN list_ordered.list_position = ${offset + 1} AND list_total.n <= ${MAX_MATCHES}
-        THEN (SELECT string_agg(match_id, '' ORDER BY list_position) FROM list_ordered
-          HAVING every(octet_length(match_id) = 24)) END AS list_ids
-    FROM list_total CROSS JOIN list_ordered CROSS JOIN LATERAL ${row(sql`list_ordered.match_id`)} AS list_rows
-    WHERE list_ordered.list_position > ${offset} AND list_ordered.list_position <= ${offset + take}
+      CASE WHEN coalesce(list_ordered.list_position, ${offset + 1}) = ${offset + 1} AND list_total.n <= ${MAX_MATCHES}
+        THEN (SELECT coalesce(string_agg(match_id, '' ORDER BY list_position), '') FROM list_ordered
+          HAVING every(octet_length(match_id) = 24) IS NOT FALSE) END AS list_ids
+    FROM list_total LEFT JOIN (list_ordered CROSS JOIN LATERAL ${row(sql`list_ordered.match_id`)} AS list_rows)
+      ON list_ordered.list_position > ${offset} AND list_ordered.list_position <= ${offset + take}
     ORDER BY list_ordered.list_position`.execute(db);
-  // no row on the first page: no match at all; past the first, the total is unknown here
-  if (rows.length === 0) return offset === 0 ? { rows: [], count: 0 } : undefined;
   const { list_total: total, list_version: version, list_ids: all } = rows[0];
   const ids = all === null ? undefined : packIds(all, total);
   if (ids) kept.cache.set(key, { version, ids });
-  const page = rows.map(({ list_version, list_position, list_total, list_ids, ...found }) => found as unknown as PageRow<O>);
+  // past the end (or no match): the one row carries the total alone
+  const found = rows[0].list_id === null ? [] : rows;
+  const page = found.map(({ list_version, list_position, list_total, list_ids, ...match }) => match as unknown as PageRow<O>);
   return { rows: page, count: total };
 }
 
