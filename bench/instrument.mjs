@@ -4,10 +4,12 @@
 //   reset              -> start a measurement window: event-loop histogram, peak RSS, CPU time
 //   report             -> the window's event-loop delay, peak RSS, CPU time
 //   profile-start/stop -> a V8 CPU profile of the window, written to the given file
+//   heap-snapshot      -> a V8 heap snapshot (after a full collection), written to the given file
 import cluster from 'node:cluster';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { writeHeapSnapshot } from 'node:v8';
 
 const RESOLUTION_MS = 10;
 const MB = 1024 * 1024;
@@ -161,6 +163,8 @@ if (process.send) {
     report: async () => combine(window.report(), await askWorkers('report')),
     'profile-start': () => profiler.start(),
     'profile-stop': (message) => profiler.stop(message.file),
+    // Last of a run: writing one grows the process's malloc heap by about the snapshot's size.
+    'heap-snapshot': (message) => writeHeapSnapshot(message.file),
     // The baseline of the event-cost rounds: the bench's own after-work (bench/serve.mjs) appends no event while set.
     'skip-events': (message) => {
       process.emit('storefront-bench:skip-events', message.skip === true);

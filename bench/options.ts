@@ -28,6 +28,8 @@ export interface BenchOptions {
   csvOnly: boolean;
   smoke: boolean;
   cpuProf: boolean;
+  /** after the scenarios: a V8 heap snapshot of the idle server (and the --baseline's) in the results directory */
+  heapSnapshot: boolean;
   explain: boolean;
   /** also measure each read scenario against the ceiling serving that scenario's own response bytes */
   payloadCeiling: boolean;
@@ -95,6 +97,8 @@ const USAGE = `npm run bench -- [options]
                              (bench/inventory-import.ts); --smoke: 400 rows
   --smoke                    1k products, 0.5 s warm-up, one 1-second round per side (what npm test runs)
   --cpu-prof                 a V8 CPU profile of the server per scenario, with a top-functions summary
+  --heap-snapshot            after the scenarios, a V8 heap snapshot of the idle server (and of --baseline's)
+                             in the results directory's profiles/ (bench/heap-modules.ts reads one per module)
   --explain                  EXPLAIN (ANALYZE, BUFFERS) of the read scenarios' SQL after seeding
   --payload-ceiling          also rounds of each read scenario against the ceiling holding that scenario's
                              own responses: the cost of the payload alone (a list page is ~25 products)
@@ -187,6 +191,7 @@ const OPTIONS = {
   'csv-only': { type: 'boolean', default: false },
   smoke: { type: 'boolean', default: false },
   'cpu-prof': { type: 'boolean', default: false },
+  'heap-snapshot': { type: 'boolean', default: false },
   explain: { type: 'boolean', default: false },
   'payload-ceiling': { type: 'boolean', default: false },
   floor: { type: 'boolean', default: false },
@@ -238,6 +243,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     csvOnly: values['csv-only'] ?? false,
     smoke,
     cpuProf: values['cpu-prof'] ?? false,
+    heapSnapshot: values['heap-snapshot'] ?? false,
     explain: values.explain ?? false,
     payloadCeiling: values['payload-ceiling'] ?? false,
     floor: values.floor ?? false,

@@ -13,12 +13,13 @@ const TSX = ['--import', 'tsx'];
 
 /**
  * The Node flags the launcher (bin/storefront.mjs) starts the server with, read from its `#!` line, so the
- * bench measures the server as users run it. A NODE_OPTIONS given with --server-env replaces them (flags on
- * the command line would otherwise win over it).
+ * bench measures the server as users run it: each checkout's own (a --baseline's flags are its launcher's, so
+ * a change of flags is measured against the old ones). A NODE_OPTIONS given with --server-env replaces them
+ * (flags on the command line would otherwise win over it).
  */
-function launcherFlags(env: Record<string, string>): string[] {
+function launcherFlags(env: Record<string, string>, root: string): string[] {
   if (env.NODE_OPTIONS !== undefined) return [];
-  const shebang = readFileSync(new URL('../bin/storefront.mjs', import.meta.url), 'utf8').split('\n', 1)[0];
+  const shebang = readFileSync(`${root}bin/storefront.mjs`, 'utf8').split('\n', 1)[0];
   return shebang.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
@@ -154,7 +155,7 @@ export async function startServer(target: BenchTarget, setup: ServerSetup): Prom
       BENCH_SERVER_SRC: source,
       BENCH_SERVER_EXT: build === 'compiled' ? 'js' : 'ts',
     },
-    execArgv: [...launcherFlags(setup.env), '--import', INSTRUMENT, ...(build === 'tsx' ? TSX : [])],
+    execArgv: [...launcherFlags(setup.env, root), '--import', INSTRUMENT, ...(build === 'tsx' ? TSX : [])],
     stdio: ['ignore', log, log, 'ipc'],
   });
   const url = `http://127.0.0.1:${port}`;

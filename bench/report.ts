@@ -10,6 +10,15 @@ import { formatWebhookDelivery, type WebhookDeliveryResult } from './webhooks.js
 
 /** The results of one run: printed as a table, written as JSON, checked against the issue's targets. */
 
+/** A server's RSS at start, idle (after the ceiling's warm-up reads) and at its peak; its memory by kind idle and at the end. */
+export interface ServerMemory {
+  startupRssPeakMb: number;
+  lifetimeRssPeakMb: number;
+  idleRssMb: number;
+  idle: Record<string, number>;
+  end: Record<string, number>;
+}
+
 export interface BenchResult {
   meta: {
     engine: Engine;
@@ -26,14 +35,13 @@ export interface BenchResult {
     serverStartSeconds: number;
   };
   seed: Omit<SeedInfo, 'products' | 'cartProducts' | 'orderIds' | 'customerIds' | 'apiKey' | 'adminPassword' | 'consoleSession'>;
-  server: {
-    startupRssPeakMb: number;
-    lifetimeRssPeakMb: number;
-    idleRssMb: number;
-    idle: Record<string, number>;
-    end: Record<string, number>;
+  server: ServerMemory & {
+    /** --baseline/--alone: the other server's, measured the same way */
+    baseline?: ServerMemory;
   };
   scenarios: ScenarioResult[];
+  /** --heap-snapshot: the files written after the scenarios */
+  heapSnapshots?: string[];
   /** webhook-delivery (bench/webhooks.ts) */
   webhooks?: WebhookDeliveryResult;
   /** import-products, export-products (bench/bulk.ts) */
@@ -267,6 +275,13 @@ export function formatResult(result: BenchResult): string {
     ...formatBulk(result.bulk, result.scenarios.find((s) => s.name === 'create-product')?.real.rps),
     `server RSS: idle ${fixed(server.idleRssMb, 0)} MB, peak ${fixed(server.lifetimeRssPeakMb, 0)} MB (startup ${fixed(server.startupRssPeakMb, 0)} MB); ` +
       `idle ${JSON.stringify(server.idle)}, end ${JSON.stringify(server.end)}; the bare ceiling process peaks at ${fixed(Math.max(0, ...result.scenarios.map((s) => s.ceilingRssPeakMb)), 0)} MB`,
+    ...(server.baseline
+      ? [
+          `${seed.shape.alone ? 'the server on the store alone' : 'baseline server'} RSS: idle ${fixed(server.baseline.idleRssMb, 0)} MB, peak ${fixed(server.baseline.lifetimeRssPeakMb, 0)} MB (startup ${fixed(server.baseline.startupRssPeakMb, 0)} MB); ` +
+            `idle ${JSON.stringify(server.baseline.idle)}, end ${JSON.stringify(server.baseline.end)}`,
+        ]
+      : []),
+    ...(result.heapSnapshots?.length ? [`heap snapshots: ${result.heapSnapshots.join(', ')}`] : []),
     ...(failing.length
       ? [`FAILED requests in: ${failing.map((s) => `${s.name} ${JSON.stringify(s.failures.statusCodes)}`).join('; ')}`]
       : []),

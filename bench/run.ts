@@ -9,7 +9,7 @@ import { explainReads } from './explain.js';
 import { drive, measureScenario, type Rig, type ScenarioResult, type ServerWindow } from './measure.js';
 import { type BenchOptions, SCALES, type ScaleName } from './options.js';
 import { type Child, type ServerChild, startCeiling, startLoadDriver, startServer } from './processes.js';
-import { type BenchResult, checkTargets } from './report.js';
+import { type BenchResult, checkTargets, type ServerMemory } from './report.js';
 import { FLOOR_SCENARIOS, headersFor, SCENARIOS, type Scenario, type ScenarioContext, scenarioByName } from './scenarios.js';
 import { measureSearchDecay, SEARCH_DECAY } from './search-decay.js';
 import { openKeptSeed, saveSeedInfo } from './seed/kept-seed.js';
@@ -77,6 +77,33 @@ function memoryOf(window: ServerWindow): Record<string, number> {
   };
 }
 
+function serverMemory(startup: ServerWindow, idle: ServerWindow, final: ServerWindow): ServerMemory {
+  return {
+    startupRssPeakMb: startup.rssPeakMb,
+    lifetimeRssPeakMb: final.lifetimeRssPeakMb,
+    idleRssMb: idle.rssMb,
+    idle: memoryOf(idle),
+    end: memoryOf(final),
+  };
+}
+
+/** --heap-snapshot: the idle server's heap (and the baseline's), after every figure of the run was read. */
+async function writeHeapSnapshots(rig: Rig, scale: ScaleName): Promise<string[]> {
+  const dir = join(rig.options.out, 'profiles', `${rig.options.engine}-${scale}`);
+  mkdirSync(dir, { recursive: true });
+  const files: string[] = [];
+  for (const [name, server] of [
+    ['server', rig.server],
+    ['baseline', rig.baseline],
+  ] as const) {
+    if (!server) continue;
+    const file = join(dir, `${name}-idle-${Date.now()}.heapsnapshot`);
+    await server.peer.request('heap-snapshot', { file });
+    files.push(file);
+  }
+  return files;
+}
+
 interface Children {
   server?: ServerChild;
   /** --baseline: the other checkout's server, on the same database; --alone: this checkout's, on the store alone */
@@ -107,6 +134,8 @@ interface Started {
   code: ReturnType<typeof codeVersion>;
   startSeconds: number;
   startup: ServerWindow;
+  /** --baseline/--alone: the other server's report once it was ready */
+  baselineStartup?: ServerWindow;
 }
 
 /** Fills `children` as each starts, so the caller's cleanup stops whatever did start when a later one fails. */
@@ -144,13 +173,14 @@ async function startChildren(
     children.baseline = await serverFrom('alone.log', undefined, alone);
     say(`server on the store alone ready (pid ${children.baseline.pid}, ${alone.describe})`);
   }
+  const baselineStartup = await children.baseline?.peer.request<ServerWindow>('report');
   children.ceiling = await startCeiling(
     await ceilingRoutes(children.server, { seed: info, credential: info.apiKey }),
     target.databaseUrl,
     join(logs, 'ceiling.log'),
   );
   children.driver = await startLoadDriver(join(logs, 'load-driver.log'));
-  return { children: children as Started['children'], code, startSeconds, startup };
+  return { children: children as Started['children'], code, startSeconds, startup, ...(baselineStartup ? { baselineStartup } : {}) };
 }
 
 function metaOf(options: BenchOptions, scale: ScaleName, started: Pick<Started, 'code' | 'startSeconds'>): BenchResult['meta'] {
@@ -179,6 +209,7 @@ async function measureRun(
   started: Started,
 ): Promise<BenchResult> {
   const idle = await rig.server.peer.request<ServerWindow>('report');
+  const baselineIdle = await rig.baseline?.peer.request<ServerWindow>('report');
   const wants = (name: string) => scenarioNames.length === 0 || scenarioNames.includes(name);
   const onlyAfterwards = scenarioNames.length > 0 && scenarioNames.every((name) => AFTERWARDS.includes(name));
   // search-decay measures rounds too: it runs while the system sampler does
@@ -199,18 +230,20 @@ async function measureRun(
   if (bulkNames.length) say(`- ${bulkNames.join(', ')}`);
   const bulk = bulkNames.length ? await measureBulk(rig, bulkNames, options.smoke ? 200 : SCALES[scale]) : undefined;
   const final = await rig.server.peer.request<ServerWindow>('report');
-  const server = {
-    startupRssPeakMb: started.startup.rssPeakMb,
-    lifetimeRssPeakMb: final.lifetimeRssPeakMb,
-    idleRssMb: idle.rssMb,
-    idle: memoryOf(idle),
-    end: memoryOf(final),
+  const baselineFinal = await rig.baseline?.peer.request<ServerWindow>('report');
+  const server: BenchResult['server'] = {
+    ...serverMemory(started.startup, idle, final),
+    ...(started.baselineStartup && baselineIdle && baselineFinal
+      ? { baseline: serverMemory(started.baselineStartup, baselineIdle, baselineFinal) }
+      : {}),
   };
+  const heapSnapshots = options.heapSnapshot ? await writeHeapSnapshots(rig, scale) : undefined;
   return {
     meta: metaOf(options, scale, started),
     seed: seedSummary(rig.context.seed),
     server,
     scenarios,
+    ...(heapSnapshots ? { heapSnapshots } : {}),
     ...(webhooks ? { webhooks } : {}),
     ...(decay ? { decay } : {}),
     ...(bulk ? { bulk } : {}),
