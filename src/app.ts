@@ -40,6 +40,8 @@ import {
   drainRefusedBody,
   frameworkErrors,
   guardInput,
+  type LazySchemas,
+  lazySchemas,
   loggerOptions,
   observeAnswers,
   parseJsonBodies,
@@ -77,6 +79,8 @@ export interface BuildOptions {
   keyUsage?: KeyUsage;
   /** what every write does after its own work (default: `appAfterWork()`); the bench passes its own */
   afterWork?: AfterWork;
+  /** routes' validators and serializers, compiled on first use (tests pass their own to compile them all) */
+  schemas?: LazySchemas;
 }
 
 /**
@@ -100,6 +104,7 @@ function requestIdOf(request: { headers: Record<string, string | string[] | unde
 /** The table of contents of the service: one register per resource. */
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config, database, redisPrefix = 'storefront:', logStream, tracer } = options;
+  const schemas = options.schemas ?? lazySchemas(validatorCompiler);
   const app = Fastify({
     logger: loggerOptions(config.logLevel, logStream),
     bodyLimit: config.bodyLimit,
@@ -108,6 +113,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     frameworkErrors,
+    schemaController: { compilersFactory: { buildSerializer: schemas.buildSerializer } },
     ...serverOptions(config),
   }).withTypeProvider<TypeBoxTypeProvider>();
   // First of the hooks, so the span covers authentication's statements too.
@@ -169,7 +175,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerMetrics(app, config, metrics);
   const mirror = createRouteMirror();
   app.addHook('onRoute', mirror.onRoute);
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(schemas.validatorCompiler);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler(mirror.notFoundHandler);
   app.removeContentTypeParser('text/plain');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { appAfterWork, buildApp } from '../src/app.js';
+import { appAfterWork, type BuildOptions, buildApp } from '../src/app.js';
 import { issueAccessToken } from '../src/auth/tokens.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/database.js';
@@ -126,13 +126,20 @@ export function recordStatements(into: string[]): StatementObserver {
   };
 }
 
-/** `observeStatement` sees every statement the app's database sends (src/db/statements/observed.ts). */
-export async function setupTestApp(overrides: Partial<Config> = {}, observeStatement?: StatementObserver): Promise<TestContext> {
+/**
+ * `observeStatement` sees every statement the app's database sends (src/db/statements/observed.ts); `build`: more
+ * of buildApp's options (a test's own LazySchemas, say).
+ */
+export async function setupTestApp(
+  overrides: Partial<Config> = {},
+  observeStatement?: StatementObserver,
+  build: Pick<BuildOptions, 'schemas'> = {},
+): Promise<TestContext> {
   const { database, dataDir, cleanup } = await openTestDatabase(observeStatement);
   const config = testConfig(dataDir, overrides);
   const afterWork = appAfterWork();
   const redisPrefix = `storefront-test:${inject('runId')}:${randomBytes(4).toString('hex')}:`;
-  const app = await buildApp({ config, database, redisPrefix, afterWork });
+  const app = await buildApp({ config, database, redisPrefix, afterWork, ...build });
   await app.ready();
 
   // One password for every store of this app, hashed once: scrypt per store cost ~175 hashes a run, and

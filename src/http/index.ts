@@ -16,6 +16,7 @@ export { frameworkErrors } from './framework-errors.js';
 export { registerHealthRoutes } from './health.js';
 export { announceHandling, guardInput, guardRequestLine, handlingOf } from './input-guard.js';
 export { parseJsonBodies } from './json-depth.js';
+export { type LazySchemas, lazySchemas } from './lazy-schemas.js';
 export { loggerOptions } from './logging.js';
 export { assertAccessDeclared, createRouteMirror } from './routing.js';
 export { isKeyedWrite, registerSafeWrites } from './safe-writes.js';
