@@ -9,7 +9,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { createMediaStore } from '../../src/media/backend.js';
 import { rebuildProductDocuments } from '../../src/products/products.documents.js';
 import { productListSpec } from '../../src/products/products-list.sql.js';
-import { likePattern } from '../../src/reads/list.js';
+import { likePattern } from '../../src/reads/list-spec.js';
 import { createAdmin, createStore } from '../../src/stores/index.js';
 import type { BenchTarget } from '../database.js';
 import { withoutSecondaryIndexes } from './bulk-indexes.js';

@@ -3,7 +3,7 @@ import { GENERIC_PLAN_MARK } from '../db/index.js';
 
 /**
  * A page in the back half of a list walked from the far end (issue 42). A page by `page` finds its ids by
- * walking the sort index over every row before it (list.ts, the deferred join): PostgreSQL's OFFSET, a cost
+ * walking the sort index over every row before it (list-indexed.ts, the deferred join): PostgreSQL's OFFSET, a cost
  * that grows with the page's depth. The same rows are the first ones of the list in the opposite order, after
  * `total - offset - take` others: walked backward, the index skips those instead. The last page of a list then
  * costs what its first does, and no page skips more than half the list.

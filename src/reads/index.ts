@@ -2,10 +2,11 @@
 
 export { batchedRead } from './batched-reads.js';
 export { selectByIds } from './by-ids.js';
-export { escapeLike, ilikeAny, ListQuery, type ListSpec, paginationOf, runList, type SortKeys } from './list.js';
+export { runList } from './list.js';
 export { type CountedList, countedTotal, countedTotalSql, productChangesSql } from './list-counts.js';
 export { useCursorSecret } from './list-cursor.js';
 export { runListPage } from './list-page.js';
+export { escapeLike, ilikeAny, ListQuery, type ListSpec, paginationOf, type SortKeys } from './list-spec.js';
 export { PageAnchors } from './page-anchors.js';
 export { SearchCache } from './search-cache.js';
 export { sharedRead } from './shared-reads.js';

@@ -3,8 +3,9 @@ import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, type Reply, setupTestApp, type TestContext, type TestStore } from '../../test/helpers.js';
 import { statementsOf } from '../../test/support/statements.js';
-import { ilikeAny, type ListSpec, runList } from './list.js';
+import { runList } from './list.js';
 import { encodeCursor, useCursorSecret } from './list-cursor.js';
+import { ilikeAny, type ListSpec } from './list-spec.js';
 
 /**
  * Keyset cursors (list-cursor.ts) under concurrent writers, and what they cost: no OFFSET, the same

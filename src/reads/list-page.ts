@@ -1,6 +1,8 @@
 import type { SelectQueryBuilder } from 'kysely';
-import { backwardBinding, type ListParams, type ListScope, type ListSpec, positionOf, readList, strip } from './list.js';
+import { readList } from './list.js';
 import { encodeCursor } from './list-cursor.js';
+import type { ListParams, ListScope, ListSpec } from './list-spec.js';
+import { backwardBinding, positionOf, strip } from './list-walk.js';
 
 /**
  * The same page without its total: no count of any kind, so a filtered or searched page costs what finding

@@ -1,6 +1,7 @@
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { ListQuery, type ListSpec, runList } from './list.js';
+import { runList } from './list.js';
+import { ListQuery, type ListSpec } from './list-spec.js';
 
 const db = new Kysely<{ things: { id: string } }>({
   dialect: {

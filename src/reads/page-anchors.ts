@@ -221,7 +221,7 @@ interface WalkedAnchors {
   ids: string[] | null;
 }
 
-/** A deep page's list as list.ts passes it: the anchors, the list's key in them (store, path, sort key), its total as SQL. */
+/** A deep page's list as list-kept.ts makes it: the anchors, the list's key in them (store, path, sort key), its total as SQL. */
 export interface AnchoredList {
   pages: AnchoredPages;
   key: string;
@@ -229,7 +229,7 @@ export interface AnchoredList {
   db: QueryExecutorProvider;
 }
 
-/** A page's rows as list.ts reads them: the base's columns, the sort key's text, the id and the total. */
+/** A page's rows as list-indexed.ts reads them: the base's columns, the sort key's text, the id and the total. */
 type AnchoredRow<K> = K & { list_total: number; list_version: string };
 
 /**

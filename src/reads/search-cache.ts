@@ -5,7 +5,7 @@ import { type QueryExecutorProvider, type RawBuilder, type SelectQueryBuilder, s
  *
  * A searched page costs PostgreSQL every match of the search, whatever the page: each is found, rechecked on its
  * row (trigram indexes are lossy) and sorted, because the exact total needs them all and the page is a top-N of
- * them (list.ts, runMatchedList). A search box or a sync job pages through the same search: the matches in their
+ * them (list-matched.ts, runMatchedList). A search box or a sync job pages through the same search: the matches in their
  * order are the same for every page while no product changes. So the first read keeps them, their ids in order,
  * under the version it read with them (`version`: migrations/0131, a per-store sum that grows with
  * every committed change to a product), and a later page is one statement that reads the version again with the
@@ -105,7 +105,7 @@ interface SearchedPage<O> {
 /** The kept key of a search: its store, its term and its order (the page and the limit are not part of it). */
 export const searchKey = (storeId: string, search: string, sort: string) => JSON.stringify([storeId, search, sort]);
 
-/** A match's row by its id, scoped to the store: the base's columns and the sort key's text as `list_key` (list.ts). */
+/** A match's row by its id, scoped to the store: the base's columns and the sort key's text as `list_key` (list-kept.ts). */
 type RowById<DB, TB extends keyof DB, O> = (id: RawBuilder<unknown>) => SelectQueryBuilder<DB, TB, O>;
 
 /**
