@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { html } from 'ghtml';
 import { getCollectionsByIds } from '../collections/index.js';
-import { listProductSummaryPage, ProductListQuery } from '../products/index.js';
+import { keptReadsOf, listProductSummaryPage, ProductListQuery } from '../products/index.js';
 import { registerListScreen } from './list-screen.js';
 import { pricesPerListTable } from './product-prices.js';
 import type { ConsoleRouter } from './router.js';
@@ -127,6 +127,8 @@ function productBody(product: any, apiText: string, { collections, stock, prices
 }
 
 export function registerProductsScreen(router: ConsoleRouter, { api, ctx }: ScreenDeps): void {
+  // a search's matches kept between requests, the app's own, shared with GET /products (issue 42: a page costs its rows)
+  const kept = keptReadsOf(ctx);
   registerListScreen(router, ctx.db, {
     nav: 'Products',
     resource: '/products',
@@ -149,7 +151,7 @@ export function registerProductsScreen(router: ConsoleRouter, { api, ctx }: Scre
     ],
     // each product's listed fields alone (ProductSummary), not its whole document parsed (docs/console.md)
     async page(db, storeId, query) {
-      const { summaries, nextCursor, prevCursor } = await listProductSummaryPage(db, storeId, query);
+      const { summaries, nextCursor, prevCursor } = await listProductSummaryPage(db, storeId, query, kept);
       return { records: summaries, nextCursor, prevCursor };
     },
   });

@@ -1,5 +1,6 @@
 /** The public surface of products: what other folders may use. */
 
+export { keptReadsOf } from './kept-reads.js';
 export { MAX_VARIANTS, skuOf } from './options.js';
 export { rebuildProductDocuments } from './products.documents.js';
 export { importProductLine } from './products.import.js';

@@ -4,9 +4,9 @@ import type { RecordKindFeed } from '../events/index.js';
 import type { App, AppContext } from '../http/index.js';
 import { sendStoredList, sendStoredRecord, sendWrite } from '../http/index.js';
 import { PriceContextQuery } from '../price-lists/index.js';
-import { PageAnchors, SearchCache } from '../reads/index.js';
 import type { EventType } from '../shared/index.js';
 import { DeletedEnvelope, hasScope, IdParams, ok, okList } from '../shared/index.js';
+import { keptReadsOf } from './kept-reads.js';
 import { pricedProductDocument } from './priced.js';
 import { storedProduct } from './product-documents.sql.js';
 import { currentProduct, currentVariant } from './products.current.js';
@@ -47,8 +47,8 @@ export async function registerProductRoutes(app: App, ctx: AppContext): Promise<
 /** /products: list and create. */
 function registerListRoutes(app: App, ctx: AppContext): void {
   const { db } = ctx;
-  // A search's matches kept between its pages and the list's page anchors, this app's own (exact: each page reads its store's catalog version)
-  const kept = { searches: new SearchCache(), anchors: new PageAnchors() };
+  // A search's matches kept between its pages and the list's page anchors, this app's own, shared with the console's list (kept-reads.ts)
+  const kept = keptReadsOf(ctx);
   app.get(
     '/products',
     { config: read, schema: { tags, summary: 'List products', querystring: ProductListQuery, response: { 200: ProductListEnvelope } } },

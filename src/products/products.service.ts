@@ -8,17 +8,16 @@ import {
   countedTotalSql,
   type DocumentOfRow,
   documentTexts,
-  type PageAnchors,
   paginationOf,
   productChangesSql,
   runList,
   runListPage,
-  type SearchCache,
   selectByIds,
   sharedRead,
 } from '../reads/index.js';
 import { deleteRecord, isId, iso, newId, storedListBytes } from '../shared/index.js';
 import { assertHandleFree, insertProduct, type VariantSkus } from './handles.js';
+import type { KeptReads } from './kept-reads.js';
 import { type PreparedProduct, type ProductContext, prepareProduct } from './product-input.js';
 import type { CreateProductInput, Product, ProductListQuery, UpdateProductInput } from './products.schema.js';
 import {
@@ -200,12 +199,6 @@ export interface Membership {
   collectionId: string;
 }
 
-/** What one app keeps in memory for the product list's pages (src/products/products.routes.ts makes them). */
-export interface KeptReads {
-  searches?: SearchCache;
-  anchors?: PageAnchors;
-}
-
 /** A list's base query, before its filters: products of the store, selecting what the list sends. */
 type ProductBase = SelectQueryBuilder<DB, 'products', object>;
 
@@ -286,9 +279,13 @@ export interface ProductSummary {
   variantCount: number;
 }
 
-/** The same page as listProductPage, each product as its ProductSummary: no document read or parsed. */
-export async function listProductSummaryPage(db: Db, storeId: string, query: ProductListQuery) {
-  const list = await productListScope(db, storeId, selectProductSummaries(db, storeId), query);
+/**
+ * The same page as listProductPage, each product as its ProductSummary: no document read or parsed. A search
+ * without other filters is read from the matches `kept` (the app's, shared with GET /products): a page costs its
+ * rows, not the search's matches, however large the catalog (issue 42).
+ */
+export async function listProductSummaryPage(db: Db, storeId: string, query: ProductListQuery, kept?: KeptReads) {
+  const list = await productListScope(db, storeId, selectProductSummaries(db, storeId), query, undefined, kept);
   if (!list) return { summaries: [] as ProductSummary[], nextCursor: null, prevCursor: null };
   const { rows, nextCursor, prevCursor } = await runListPage(list.filtered, query, productListSpec, list.scope);
   const summaries = rows.map(

@@ -60,8 +60,8 @@ export async function readList<DB, TB extends keyof DB, O>(
 }
 
 /**
- * The plan choice. A search or a narrowing: its kept matches when it is a search alone on a first walk by
- * number (list-kept.ts), else its matches in full (list-matched.ts). Otherwise the sort's index
+ * The plan choice. A search or a narrowing: its kept matches when it is a search alone walked by page number,
+ * counted or not (list-kept.ts), else its matches in full (list-matched.ts). Otherwise the sort's index
  * (list-indexed.ts), from an anchor when the list has no filter and its total is a counted column.
  */
 async function readRows<DB, TB extends keyof DB, O>(
@@ -79,9 +79,11 @@ async function readRows<DB, TB extends keyof DB, O>(
     ...(params.search ? [spec.search(likePattern(params.search), scope.storeId)] : []),
   ];
   if (conditions.length) {
-    const keepable = scope.searches && params.search && conditions.length === 1 && unfiltered && counting && !walk.after;
-    if (keepable)
-      return (await runKeptSearch(scoped, conditions[0], params, spec, order, walk, scope)) as { rows: KeyedRow<O>[]; count: number };
+    // kept with or without a total (the console's list): past its first page a search then costs its page, not its matches
+    if (scope.searches && params.search && conditions.length === 1 && unfiltered && !walk.after) {
+      const kept = await runKeptSearch(scoped, conditions[0], params, spec, order, walk, scope);
+      return { rows: kept.rows as KeyedRow<O>[], count: counting ? kept.count : null };
+    }
     const condition = sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`;
     return runMatchedList(scoped, condition, params, spec, order, walk, scope.db, counting);
   }
