@@ -27,7 +27,8 @@ export default defineConfig({
     // again for each file cost ~2.5 s of CPU per file, half of a small file's whole cost.
     poolOptions: { forks: { isolate: false } },
     projects: [
-      { test: { ...shared, name: 'unit', include: ['src/**/*.unit.test.ts'] } },
+      // test/: the test tooling's own pure logic (the sequencer's shards).
+      { test: { ...shared, name: 'unit', include: ['src/**/*.unit.test.ts', 'test/**/*.unit.test.ts'] } },
       // Black-box tests start real server processes (and a throwaway PostgreSQL cluster) on their own.
       { test: { ...shared, name: 'system', include: ['test/**/*.system.test.ts'] } },
       // The benchmark's smoke run: the bench harness end to end at 1k products, one short round per side.
