@@ -58,9 +58,22 @@ async function postgresTarget(serverUrl: string, dataDir: string, template?: str
   };
 }
 
-export async function createTarget(engine: Engine, serverUrl: string | null): Promise<BenchTarget> {
+/**
+ * A new, empty target. On PGlite, `pgliteTemplate` (default: BENCH_PGLITE_TEMPLATE) is a migrated data dir that
+ * the target starts as a copy of, no rows in it: the tests pass their run's template (test/global-setup.ts), since
+ * initdb and the migrations cost ~10 s of CPU for every database a smoke run makes (minutes on a busy machine).
+ * Without one, the first open runs initdb and the seed or server migrates, as a user's run does.
+ */
+export async function createTarget(
+  engine: Engine,
+  serverUrl: string | null,
+  pgliteTemplate = process.env.BENCH_PGLITE_TEMPLATE,
+): Promise<BenchTarget> {
   const dataDir = newDataDir();
-  if (engine === 'pglite') return pgliteTarget(dataDir);
+  if (engine === 'pglite') {
+    if (pgliteTemplate) cpSync(pgliteTemplate, dataDir, { recursive: true });
+    return pgliteTarget(dataDir);
+  }
   if (!serverUrl) {
     rmSync(dataDir, { recursive: true, force: true });
     throw new Error('the postgres engine needs BENCH_DATABASE_URL');
