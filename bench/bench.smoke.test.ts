@@ -37,9 +37,7 @@ function runSmoke(...extra: string[]): Promise<{ code: number; output: string }>
 
 const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
 
-// The two runs side by side (separate databases, servers on free ports, results files of their own): the file
-// is the bench project's longest, and vitest runs a project's files before the next project's start.
-describe.concurrent('npm run bench -- --smoke', () => {
+describe('npm run bench -- --smoke', () => {
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it('runs every scenario against the real server and writes the results', { timeout: 420_000 }, async () => {
