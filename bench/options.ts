@@ -107,6 +107,7 @@ const USAGE = `npm run bench -- [options]
   --build compiled|tsx       the server from a fresh production build (default) or from the sources via tsx
                              (--smoke defaults to tsx: no build step)
   --server-env KEY=VALUE     extra environment for the server under test (repeatable), e.g. MALLOC_ARENA_MAX=2
+                             (not the --baseline's, which runs as its checkout ships)
   --skew                     skewed data: every product a measured read matches (both searches, the smart
                              collection) and every fulfilled order among the oldest rows, then a burst of
                              10,000 newer products and 10,000 newer pending orders that match none of them

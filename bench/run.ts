@@ -155,7 +155,8 @@ async function startChildren(
       jwtSecret: randomBytes(48).toString('base64url'),
       logFile: join(logs, logName),
       build: options.build,
-      env: options.serverEnv,
+      // --server-env is the server under test's: a --baseline runs as its checkout ships (an --alone server is this one)
+      env: root ? {} : options.serverEnv,
       workers: options.workers,
       ...(root ? { root } : {}),
     });
