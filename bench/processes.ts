@@ -12,15 +12,19 @@ const INSTRUMENT = new URL('./instrument.mjs', import.meta.url).href;
 const TSX = ['--import', 'tsx'];
 
 /**
- * The Node flags the launcher (bin/storefront.mjs) starts the server with, read from its `#!` line, so the
- * bench measures the server as users run it: each checkout's own (a --baseline's flags are its launcher's, so
- * a change of flags is measured against the old ones). A NODE_OPTIONS given with --server-env replaces them
- * (flags on the command line would otherwise win over it).
+ * The Node flags and environment the launcher (bin/storefront.mjs) starts the server with, read from its `#!` line
+ * (`env -S NAME=value node --flag …`), so the bench measures the server as users run it: each checkout's own (a
+ * --baseline's flags are its launcher's, so a change of flags is measured against the old ones). A NODE_OPTIONS given
+ * with --server-env replaces the flags (flags on the command line would otherwise win over it); a name given with
+ * --server-env replaces the launcher's value.
  */
-function launcherFlags(env: Record<string, string>, root: string): string[] {
-  if (env.NODE_OPTIONS !== undefined) return [];
-  const shebang = readFileSync(`${root}bin/storefront.mjs`, 'utf8').split('\n', 1)[0];
-  return shebang.split(/\s+/).filter((word) => word.startsWith('--'));
+function launcherSetup(env: Record<string, string>, root: string): { flags: string[]; env: Record<string, string> } {
+  const words = readFileSync(`${root}bin/storefront.mjs`, 'utf8').split('\n', 1)[0].split(/\s+/);
+  const assignments = words.filter((word) => /^[A-Z_][A-Z0-9_]*=/.test(word)).map((word) => word.split(/=(.*)/s, 2));
+  return {
+    flags: env.NODE_OPTIONS !== undefined ? [] : words.filter((word) => word.startsWith('--')),
+    env: Object.fromEntries(assignments),
+  };
 }
 
 export interface Child {
@@ -148,14 +152,15 @@ export async function startServer(target: BenchTarget, setup: ServerSetup): Prom
   const root = setup.root ?? ROOT;
   const source = build === 'compiled' ? dirname(dirname(await compileServer(root))) : `${root}src`;
   const workers = setup.workers ?? 1;
+  const launcher = launcherSetup(setup.env, root);
   const child = fork(`${ROOT}bench/serve.mjs`, ['serve', ...(workers > 1 ? ['--workers', String(workers)] : [])], {
     cwd: ROOT,
     env: {
-      ...serverEnv(target, port, setup.jwtSecret, setup.env),
+      ...serverEnv(target, port, setup.jwtSecret, { ...launcher.env, ...setup.env }),
       BENCH_SERVER_SRC: source,
       BENCH_SERVER_EXT: build === 'compiled' ? 'js' : 'ts',
     },
-    execArgv: [...launcherFlags(setup.env, root), '--import', INSTRUMENT, ...(build === 'tsx' ? TSX : [])],
+    execArgv: [...launcher.flags, '--import', INSTRUMENT, ...(build === 'tsx' ? TSX : [])],
     stdio: ['ignore', log, log, 'ipc'],
   });
   const url = `http://127.0.0.1:${port}`;

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50 --liftoff-only
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=4 --heap-growing-percent=50 --liftoff-only
 // Runs the compiled CLI when `npm run build` has produced it from the sources as they are now (its stamp:
 // bin/build-stamp.mjs), else the TypeScript sources through tsx: a build older than the checkout never runs.
 // --max-semi-space-size=4 (MB; Node 20's default grows to 16): V8's young generation is the part of the
@@ -14,6 +14,9 @@
 // alone, never again by TurboFan as it warms up: an idle embedded server measured 238 → 187 MB resident (with
 // 16 MB of shared buffers; compiled build, restarted on a migrated data dir), at a cost in import throughput
 // measured in docs/decisions.md, "The embedded engine's memory". On PostgreSQL nothing runs as WASM.
+// MALLOC_ARENA_MAX=2: glibc's malloc gives each thread that allocates (V8's compiler and collector threads, libuv's
+// pool) an arena of its own, up to 8 per core, and keeps each arena's freed pages; two arenas took the peak RSS of the
+// bench's reads from 144 to 135 MB with no measurable CPU per request (docs/decisions.md, "Two malloc arenas").
 // V8 reads them only at start, so they are given here (and in `npm start`); `serve --workers` passes them on to
 // the workers. Flags given on the command line (`node --max-semi-space-size=16 bin/storefront.mjs serve`)
 // replace them.
