@@ -45,5 +45,5 @@ export function runKeptSearch<DB, TB extends keyof DB, O>(
     .where(condition)
     .clearSelect()
     .select([sql`${spec.idColumn}`.as('match_id'), sql`${order.expression}`.as('match_key')]);
-  return keptOrSearchedPage(scope.db, kept, key, matches, row, order.direction, { offset: walk.offset, take });
+  return keptOrSearchedPage({ db: scope.db, kept, key, matches, row, direction: order.direction }, { offset: walk.offset, take });
 }

@@ -108,6 +108,17 @@ export const searchKey = (storeId: string, search: string, sort: string) => JSON
 /** A match's row by its id, scoped to the store: the base's columns and the sort key's text as `list_key` (list-kept.ts). */
 type RowById<DB, TB extends keyof DB, O> = (id: RawBuilder<unknown>) => SelectQueryBuilder<DB, TB, O>;
 
+/** One search in one order, as keptOrSearchedPage reads it: where, under which key, its matches and their rows. */
+export interface KeptSearch<DB, TB extends keyof DB, O> {
+  db: QueryExecutorProvider;
+  kept: KeptSearches;
+  key: string;
+  /** every match's id and sort key (`match_id`, `match_key`) */
+  matches: SelectQueryBuilder<DB, TB, unknown>;
+  row: RowById<DB, TB, O>;
+  direction: RawBuilder<unknown>;
+}
+
 /**
  * The page (`take` rows from `offset`) from the kept matches, in one statement that reads the version with the
  * rows (and their sort keys); undefined when nothing is kept or the catalog changed since.
@@ -153,24 +164,20 @@ async function pastTheEnd<O>(db: QueryExecutorProvider, kept: KeptSearches, matc
  * after the wait (the search is not kept: past MAX_MATCHES, or the catalog moved) runs its own search.
  */
 export async function keptOrSearchedPage<DB, TB extends keyof DB, O>(
-  db: QueryExecutorProvider,
-  kept: KeptSearches,
-  key: string,
-  matches: SelectQueryBuilder<DB, TB, unknown>,
-  row: RowById<DB, TB, O>,
-  direction: RawBuilder<unknown>,
+  search: KeptSearch<DB, TB, O>,
   page: { offset: number; take: number },
 ): Promise<SearchedPage<O>> {
+  const { db, kept, key, row } = search;
   const { offset, take } = page;
   const fromKept = await keptPage(db, kept, key, row, offset, take);
   if (fromKept) return fromKept;
-  const search = () => searchAndKeep(db, kept, key, matches, row, direction, offset, take);
+  const inFull = () => searchAndKeep(search, offset, take);
   const running = kept.cache.searching.get(key);
   if (running) {
     await running.catch(() => undefined);
-    return (await keptPage(db, kept, key, row, offset, take)) ?? search();
+    return (await keptPage(db, kept, key, row, offset, take)) ?? inFull();
   }
-  const searched = search();
+  const searched = inFull();
   kept.cache.searching.set(key, searched);
   const ended = () => {
     if (kept.cache.searching.get(key) === searched) kept.cache.searching.delete(key);
@@ -186,12 +193,7 @@ export async function keptOrSearchedPage<DB, TB extends keyof DB, O>(
  * is one row of the total alone (the left join), so it is counted and kept by the same statement.
  */
 export async function searchAndKeep<DB, TB extends keyof DB, O>(
-  db: QueryExecutorProvider,
-  kept: KeptSearches,
-  key: string,
-  matches: SelectQueryBuilder<DB, TB, unknown>,
-  row: RowById<DB, TB, O>,
-  direction: RawBuilder<unknown>,
+  { db, kept, key, matches, row, direction }: KeptSearch<DB, TB, O>,
   offset: number,
   take: number,
 ): Promise<SearchedPage<O>> {
