@@ -1,4 +1,5 @@
 import { type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { matchesOf } from './list-matched.js';
 import type { ListParams, ListScope, ListSpec } from './list-spec.js';
 import type { ListOrder, Walk } from './list-walk.js';
 import type { AnchoredList } from './page-anchors.js';
@@ -41,9 +42,6 @@ export function runKeptSearch<DB, TB extends keyof DB, O>(
   const row = (id: RawBuilder<unknown>) =>
     base.where(sql<SqlBool>`${spec.idColumn} = ${id}`).select(sql<string | null>`(${order.expression})::text`.as('list_key'));
   const take = params.limit + 1;
-  const matches = base
-    .where(condition)
-    .clearSelect()
-    .select([sql`${spec.idColumn}`.as('match_id'), sql`${order.expression}`.as('match_key')]);
+  const matches = matchesOf(base, condition, spec, order);
   return keptOrSearchedPage({ db: scope.db, kept, key, matches, row, direction: order.direction }, { offset: walk.offset, take });
 }

@@ -4,6 +4,19 @@ import { rowsAfter } from './list-cursor.js';
 import type { ListParams, ListSpec } from './list-spec.js';
 import type { KeyedRow, ListOrder, Walk } from './list-walk.js';
 
+/** Every row meeting `condition`: its id and sort key (`match_id`, `match_key`), the set a searched list pages. */
+export function matchesOf<DB, TB extends keyof DB, O>(
+  base: SelectQueryBuilder<DB, TB, O>,
+  condition: Expression<SqlBool>,
+  spec: ListSpec,
+  order: ListOrder,
+) {
+  return base
+    .where(condition)
+    .clearSelect()
+    .select([sql`${spec.idColumn}`.as('match_id'), sql`${order.expression}`.as('match_key')]);
+}
+
 /**
  * A searched or narrowed list, in one statement whose plan does not depend on where the matches
  * sit in sort order. The matching rows' ids and sort keys are computed once, in full, into a
@@ -27,10 +40,7 @@ export async function runMatchedList<DB, TB extends keyof DB, O>(
   counting: boolean,
 ): Promise<{ rows: KeyedRow<O>[]; count: number | null }> {
   const { direction } = order;
-  const matches = base
-    .where(condition)
-    .clearSelect()
-    .select([sql`${spec.idColumn}`.as('match_id'), sql`${order.expression}`.as('match_key')]);
+  const matches = matchesOf(base, condition, spec, order);
   const after = walk.after
     ? sql`WHERE ${rowsAfter({ key: sql`match_key`, id: sql`match_id`, descending: order.descending, nullable: order.nullable }, walk.after)}`
     : sql``;
