@@ -5,6 +5,13 @@ import { createOwnDatabase } from '../test/support/own-database.js';
 import type { Engine } from './options.js';
 
 /** A fresh, empty place for one bench run's data: its own PostgreSQL database or its own PGlite data dir. */
+/**
+ * How long a seed waits for a PostgreSQL connection: a seed's pool opens connections while its own copies
+ * write gigabytes, and on a busy machine a new backend took longer than the server's 5 s (a 1,000-store seed
+ * failed half-way with "timeout exceeded when trying to connect"). A seed is a batch job: it waits.
+ */
+export const SEED_CONNECT_TIMEOUT_MS = 120_000;
+
 export interface BenchTarget {
   engine: Engine;
   /** DATABASE_URL of the server under test (null: embedded PGlite) */

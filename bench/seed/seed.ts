@@ -11,7 +11,7 @@ import { rebuildProductDocuments } from '../../src/products/products.documents.j
 import { productListSpec } from '../../src/products/products-list.sql.js';
 import { likePattern } from '../../src/reads/list-spec.js';
 import { createAdmin, createStore } from '../../src/stores/index.js';
-import type { BenchTarget } from '../database.js';
+import { type BenchTarget, SEED_CONNECT_TIMEOUT_MS } from '../database.js';
 import { withoutSecondaryIndexes } from './bulk-indexes.js';
 import { SERVICE_PRODUCTS, type SeededProduct, seedCatalog } from './catalog.js';
 import { copyWithinStore } from './clone.js';
@@ -197,7 +197,7 @@ export async function seed(
   shape: SeedShape = { skew: false, otherStore: false },
 ): Promise<SeedInfo> {
   const seconds: Record<string, number> = {};
-  const database = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir, poolSize: 4 });
+  const database = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir, poolSize: 4, connectTimeoutMs: SEED_CONNECT_TIMEOUT_MS });
   try {
     await migrate(database.db);
     const db = database.db;
