@@ -197,7 +197,12 @@ export async function seed(
   shape: SeedShape = { skew: false, otherStore: false },
 ): Promise<SeedInfo> {
   const seconds: Record<string, number> = {};
-  const database = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir, poolSize: 4, connectTimeoutMs: SEED_CONNECT_TIMEOUT_MS });
+  const database = await openDatabase({
+    databaseUrl: target.databaseUrl,
+    dataDir: target.dataDir,
+    poolSize: 4,
+    connectTimeoutMs: SEED_CONNECT_TIMEOUT_MS,
+  });
   try {
     await migrate(database.db);
     const db = database.db;

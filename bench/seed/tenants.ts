@@ -39,7 +39,12 @@ async function timed(seconds: Record<string, number>, phase: string, work: () =>
  */
 export async function settleAlone(target: BenchTarget): Promise<Record<string, number>> {
   const seconds: Record<string, number> = {};
-  const database = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir, poolSize: 1, connectTimeoutMs: SEED_CONNECT_TIMEOUT_MS });
+  const database = await openDatabase({
+    databaseUrl: target.databaseUrl,
+    dataDir: target.dataDir,
+    poolSize: 1,
+    connectTimeoutMs: SEED_CONNECT_TIMEOUT_MS,
+  });
   try {
     await timed(seconds, 'alone-indexes', () => rebuildCopiedIndexes(database.db));
     await timed(seconds, 'alone-vacuum-analyze', () => sql`VACUUM ANALYZE`.execute(database.db));
@@ -55,7 +60,12 @@ export async function settleAlone(target: BenchTarget): Promise<Record<string, n
  */
 export async function seedTenants(target: BenchTarget, storeId: string, count: number, products: number): Promise<Record<string, number>> {
   const seconds: Record<string, number> = {};
-  const database = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir, poolSize: AT_ONCE, connectTimeoutMs: SEED_CONNECT_TIMEOUT_MS });
+  const database = await openDatabase({
+    databaseUrl: target.databaseUrl,
+    dataDir: target.dataDir,
+    poolSize: AT_ONCE,
+    connectTimeoutMs: SEED_CONNECT_TIMEOUT_MS,
+  });
   try {
     const db = database.db;
     let stores: string[] = [];
