@@ -14,6 +14,8 @@ export interface RunJob {
   connections: number;
   /** seconds */
   duration: number;
+  /** a round of this many requests, every one answered however long that takes, instead of `duration` seconds */
+  amount?: number;
 }
 
 export interface RoundResult {
@@ -61,6 +63,12 @@ function spreadSourceAddresses(): () => void {
   };
 }
 
+/**
+ * How often autocannon looks whether a round of `amount` requests is over, ms. Its default, a second, would end
+ * a round only on a whole second (its time, then, not the requests').
+ */
+const AMOUNT_SAMPLE_MS = 10;
+
 /** The value at `share` of the sorted values (0 when there are none). */
 function percentile(values: number[], share: number): number {
   if (values.length === 0) return 0;
@@ -78,7 +86,7 @@ async function run(job: RunJob): Promise<RoundResult> {
         {
           url: job.baseUrl,
           connections: job.connections,
-          duration: job.duration,
+          ...(job.amount ? { amount: job.amount, sampleInt: AMOUNT_SAMPLE_MS } : { duration: job.duration }),
           requests: scenario.requests(job.context),
           timeout: 60,
           ...(scenario.manyClients ? { reconnectRate: REQUESTS_PER_CLIENT } : {}),

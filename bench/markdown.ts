@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ScenarioResult } from './measure.js';
+import { roundLength } from './options.js';
 import { type BenchResult, PEER } from './report.js';
 
 /**
@@ -51,7 +52,7 @@ export function markdownTable(result: BenchResult): string {
   ];
   const { meta, server } = result;
   return [
-    `${meta.engine}, ${meta.scale} products, ${meta.options.rounds} × ${meta.options.duration} s rounds, ${meta.options.connections} connections, ` +
+    `${meta.engine}, ${meta.scale} products, ${meta.options.rounds} × ${roundLength(meta.options)} rounds, ${meta.options.connections} connections, ` +
       `server ${meta.build} from ${meta.commit ?? '?'}${meta.uncommittedChanges ? ' + uncommitted changes' : ''}, ${meta.date.slice(0, 16)}Z`,
     '',
     row(header),

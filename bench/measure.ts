@@ -102,18 +102,34 @@ export const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-export function drive(rig: Rig, scenario: string, target: ServerChild, seconds: number): Promise<RoundResult> {
-  const job: RunJob = { scenario, baseUrl: target.url, context: rig.context, connections: rig.options.connections, duration: seconds };
-  return rig.driver.peer.request<RoundResult>('run', { ...job }, (seconds + 120) * 1000);
+/** A warm-up or round of `seconds`, or of the run's --requests when it has them. */
+export function drive(
+  rig: Pick<Rig, 'options' | 'context' | 'driver'>,
+  scenario: string,
+  target: Pick<ServerChild, 'url'>,
+  seconds: number,
+): Promise<RoundResult> {
+  const { connections, requests } = rig.options;
+  const job: RunJob = {
+    scenario,
+    baseUrl: target.url,
+    context: rig.context,
+    connections,
+    duration: seconds,
+    ...(requests ? { amount: requests } : {}),
+  };
+  // a round of requests has no length: each may take up to the driver's 60-second timeout, a connection's in turn
+  const timeoutMs = requests ? (Math.ceil(requests / connections) * 60 + 120) * 1000 : (seconds + 120) * 1000;
+  return rig.driver.peer.request<RoundResult>('run', { ...job }, timeoutMs);
 }
 
 /**
- * Waits out the requests an earlier phase left running on a Storefront server: a phase's driver stops at its
- * deadline, not when its last requests are answered, and the server still serves them. On the embedded engine
- * (one session) a round's requests queued behind the warm-up's ten in flight: `GET /prices` of 250 products
- * answered none in the smoke run's one-second round at load ~7 (CI). `/readyz` pings the database, so on that
- * session its answer comes after everything queued before it. Not for the bare ceiling server, which has no
- * database.
+ * Waits out the requests an earlier phase left running on a Storefront server: a phase of seconds stops at its
+ * deadline, not when its last requests are answered, and the server still serves them (a phase of --requests
+ * ends with its last answer). On the embedded engine (one session) a round's requests queued behind the warm-up's
+ * ten in flight: `GET /prices` of 250 products answered none in the smoke run's one-second round at load ~7 (CI,
+ * when the smoke's rounds were of seconds). `/readyz` pings the database, so on that session its answer comes after
+ * everything queued before it. Not for the bare ceiling server, which has no database.
  */
 async function settled(target: ServerChild): Promise<void> {
   const response = await fetch(`${target.url}/readyz`, { signal: AbortSignal.timeout(120_000) });

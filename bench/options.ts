@@ -16,6 +16,12 @@ export interface BenchOptions {
   warmup: number;
   /** seconds per measured round */
   duration: number;
+  /**
+   * rounds and warm-ups of this many requests instead of `warmup` and `duration` seconds, every one answered however
+   * long that takes: a round of a length in seconds answers none when each request takes longer on a loaded machine
+   * (POST /auth's password hash did in the smoke run's one-second round at load 9). null: rounds of seconds.
+   */
+  requests: number | null;
   rounds: number;
   /** only these scenarios (names), all when empty */
   scenarios: string[];
@@ -77,6 +83,8 @@ const USAGE = `npm run bench -- [options]
                              (250k: the wide search's ~20,000 matches, past 10,000; with --copies-of 10000)
   --connections N            autocannon connections (default 10)
   --warmup S --duration S    warm-up and measured round length in seconds (defaults 3 and 10)
+  --requests N               instead, every warm-up and round is N requests, each answered however long it
+                             takes (N at least --connections; --smoke: 20)
   --rounds N                 measured rounds per side, medians reported (default 3)
   --scenario a,b             only these scenarios (see bench/scenarios.ts), or those measured after them:
                              webhook-delivery (bench/webhooks.ts), import-products, export-products
@@ -95,7 +103,8 @@ const USAGE = `npm run bench -- [options]
                              POST /inventory-levels/set of 250 levels 5 times, on one fresh database:
                              inventory rows/s / product rows/s and set's ms a level / the import's ms a row
                              (bench/inventory-import.ts); --smoke: 400 rows
-  --smoke                    1k products, 0.5 s warm-up, one 1-second round per side (what npm test runs)
+  --smoke                    1k products, one round of 20 requests per side after a warm-up of 20 (what npm
+                             test runs)
   --cpu-prof                 a V8 CPU profile of the server per scenario, with a top-functions summary
   --heap-snapshot            after the scenarios, a V8 heap snapshot of the idle server (and of --baseline's)
                              in the results directory's profiles/ (bench/heap-modules.ts reads one per module)
@@ -178,12 +187,30 @@ function buildOf(raw: string | undefined, smoke: boolean): 'compiled' | 'tsx' {
   return build;
 }
 
+/** A round's length as a report says it ("10 s", "20 requests"); a results file from before --requests has none. */
+export const roundLength = (options: { duration: number; requests?: number | null }) =>
+  options.requests ? `${options.requests}-request` : `${options.duration} s`;
+
+/** The smoke run's rounds and warm-ups, in requests: two for each of the default ten connections. */
+const SMOKE_REQUESTS = 20;
+
+/** --requests N, else the smoke run's rounds of SMOKE_REQUESTS unless it was given lengths in seconds; null: seconds. */
+function requestsOf(raw: string | undefined, smoke: boolean, seconds: boolean, connections: number): number | null {
+  if (raw === undefined) return smoke && !seconds ? Math.max(SMOKE_REQUESTS, connections) : null;
+  if (seconds) throw new Error('--requests takes the place of --warmup and --duration');
+  const requests = positive('requests', raw, 1, true);
+  // autocannon gives each connection its share of the requests: a connection with none is refused
+  if (requests < connections) throw new Error(`--requests must be at least --connections (${connections}), got ${requests}`);
+  return requests;
+}
+
 const OPTIONS = {
   engine: { type: 'string' },
   scale: { type: 'string' },
   connections: { type: 'string' },
   warmup: { type: 'string' },
   duration: { type: 'string' },
+  requests: { type: 'string' },
   rounds: { type: 'string' },
   scenario: { type: 'string' },
   scaling: { type: 'boolean', default: false },
@@ -220,6 +247,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
   const engine = engineOf(values.engine);
   const databaseUrl = env.BENCH_DATABASE_URL || null;
   const stores = positive('stores', values.stores, 1, true);
+  const connections = positive('connections', values.connections, 10, true);
   const alone = values.alone ?? false;
   if (alone && (stores < 2 || values.baseline))
     throw new Error('--alone needs --stores N (N > 1), and takes the place of --baseline (its rounds are the same)');
@@ -233,9 +261,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv = process.en
     engine,
     scale: scaleOf(values.scale, smoke),
     databaseUrl,
-    connections: positive('connections', values.connections, 10, true),
+    connections,
     warmup: positive('warmup', values.warmup, smoke ? 0.5 : 3, false),
     duration: positive('duration', values.duration, smoke ? 1 : 10, false),
+    requests: requestsOf(values.requests, smoke, values.warmup !== undefined || values.duration !== undefined, connections),
     rounds: positive('rounds', values.rounds, smoke || csvImport ? 1 : 3, true),
     scenarios: values.scenario ? values.scenario.split(',').map((name) => name.trim()) : [],
     scaling: values.scaling ?? false,

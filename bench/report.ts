@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { formatAmongAlone, spreadText } from './among-alone.js';
 import { type BulkResult, formatBulk } from './bulk.js';
 import type { ScenarioResult } from './measure.js';
-import type { BenchOptions, Engine } from './options.js';
+import { type BenchOptions, type Engine, roundLength } from './options.js';
 import { type DecayResult, formatDecay } from './search-decay.js';
 import type { SeedInfo } from './seed/seed.js';
 import { formatWebhookDelivery, type WebhookDeliveryResult } from './webhooks.js';
@@ -31,7 +31,8 @@ export interface BenchResult {
     commit: string | null;
     /** src/ or migrations/ differed from the commit when the server was built */
     uncommittedChanges: boolean;
-    options: Pick<BenchOptions, 'connections' | 'warmup' | 'duration' | 'rounds' | 'smoke' | 'serverEnv'>;
+    options: Pick<BenchOptions, 'connections' | 'warmup' | 'duration' | 'rounds' | 'smoke' | 'serverEnv'> &
+      Partial<Pick<BenchOptions, 'requests'>>;
     serverStartSeconds: number;
   };
   seed: Omit<SeedInfo, 'products' | 'cartProducts' | 'orderIds' | 'customerIds' | 'apiKey' | 'adminPassword' | 'consoleSession'>;
@@ -257,7 +258,7 @@ export function formatResult(result: BenchResult): string {
   const failing = result.scenarios.filter((s) => s.failures.non2xx + s.failures.errors + s.failures.timeouts > 0);
   return [
     `\n${meta.engine} @ ${meta.scale} (${seed.counts.products} products, ${seed.counts.customers} customers, ${seed.counts.orders} orders), ` +
-      `${meta.options.connections} connections, ${meta.options.rounds} x ${meta.options.duration} s rounds, ` +
+      `${meta.options.connections} connections, ${meta.options.rounds} x ${roundLength(meta.options)} rounds, ` +
       `server ${meta.build} from ${meta.commit ?? '?'}${meta.uncommittedChanges ? ' + uncommitted changes' : ''}`,
     `data: ${seed.shape.skew ? 'skewed (matches among the oldest, then a burst of 10,000 non-matching)' : 'uniform'}` +
       `${seed.shape.otherStore ? ', plus a second store of the same size' : ''}` +

@@ -185,7 +185,7 @@ async function startChildren(
 }
 
 function metaOf(options: BenchOptions, scale: ScaleName, started: Pick<Started, 'code' | 'startSeconds'>): BenchResult['meta'] {
-  const { connections, warmup, duration, rounds, smoke, serverEnv } = options;
+  const { connections, warmup, duration, requests, rounds, smoke, serverEnv } = options;
   return {
     engine: options.engine,
     scale,
@@ -196,7 +196,7 @@ function metaOf(options: BenchOptions, scale: ScaleName, started: Pick<Started, 
     build: options.build,
     commit: started.code.commit,
     uncommittedChanges: started.code.uncommitted,
-    options: { connections, warmup, duration, rounds, smoke, serverEnv },
+    options: { connections, warmup, duration, requests, rounds, smoke, serverEnv },
     serverStartSeconds: Math.round(started.startSeconds * 10) / 10,
   };
 }
