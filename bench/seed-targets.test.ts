@@ -9,10 +9,16 @@ import { seedTargets } from './seed-targets.js';
  * --alone (seed-targets.ts): the store measured among the tenants and the store measured alone must be the same
  * store, row for row, or among/alone measures a difference of data instead of the tenants' cost. Seeded small
  * (1k products, 100 of them through the API's path and the rest copies; 3 stores, each other one a copy of the
- * 100 originals) on PGlite, and on PostgreSQL when BENCH_DATABASE_URL is set.
+ * 100 originals) on PostgreSQL when a server is given (BENCH_DATABASE_URL, else the run's TEST_DATABASE_URL), on
+ * PGlite when none is. One engine, not both: the seed and its copies are the same SQL on either, and the engines
+ * differ here only in how the store alone is copied (BenchTarget.clone: CREATE DATABASE … TEMPLATE, or a copy of
+ * the closed data dir). PGlite's seed runs in the smoke run (bench.smoke.test.ts) and its copies and index
+ * rebuilds in clone.test.ts. On PGlite this file cost 33.5 s of CPU (five WASM boots of ~2.7 s, every statement in
+ * WASM), on PostgreSQL ~10 s with the backends' (same period, load 6-10).
  */
 
-const engines = ['pglite', ...(process.env.BENCH_DATABASE_URL ? ['postgres' as const] : [])] as const;
+const serverUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || null;
+const engines = [serverUrl ? ('postgres' as const) : ('pglite' as const)];
 
 /** Every table the bench store's reads touch, as one digest of its rows in key order. */
 const TABLES = ['products', 'variants', 'product_documents', 'inventory_levels', 'customers', 'orders', 'price_list_prices', 'api_keys'];
@@ -51,7 +57,9 @@ describe.each(engines)('--stores 3 --alone (%s)', (engine) => {
   });
 
   it('measures the same store among the tenants and alone', { timeout: 600_000 }, async () => {
-    const options = parseOptions(['--engine', engine, '--scale', '1k', '--copies-of', '100', '--stores', '3', '--alone']) as BenchOptions;
+    const options = parseOptions(['--engine', engine, '--scale', '1k', '--copies-of', '100', '--stores', '3', '--alone'], {
+      BENCH_DATABASE_URL: serverUrl ?? undefined,
+    }) as BenchOptions;
     // PGlite from the run's migrated template (initdb and the migrations are not what this test is about)
     created.push(await createTarget(engine, options.databaseUrl, inject('pgliteTemplate')));
     const { info, target, alone } = await seedTargets(options, '1k', created[0], created);
