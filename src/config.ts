@@ -50,6 +50,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** how long a webhook receiver has to answer */
   webhookTimeoutMs: number;
+  /** how long a claimed attempt stays leased: one cut by a kill is sent again after it (webhookLeaseSeconds) */
+  webhookLeaseSeconds: number;
   /** this process runs a webhook delivery worker (every process may; they never send one attempt twice) */
   webhookWorker: boolean;
   /** days a finished webhook delivery (succeeded or failed) is kept after its last attempt, then purged */
@@ -197,6 +199,29 @@ function readServerLimits(env: Env) {
   };
 }
 
+/**
+ * A webhook attempt's claim, by default the receiver's timeout and 30 s more for its outcome to be recorded. An
+ * attempt cut by a kill is sent again only once its lease ends, so a shorter one resends sooner after a crash;
+ * it must outlast the timeout, or an attempt still waiting for its answer would be claimed and sent again.
+ */
+export const webhookLeaseSeconds = (timeoutMs: number) => Math.ceil(timeoutMs / 1000) + 30;
+
+function readWebhookDelivery(env: Env) {
+  const webhookTimeoutMs = readInt(env, 'STOREFRONT_WEBHOOK_TIMEOUT_MS', 10_000, 100, 10 * MINUTE);
+  const lease = readInt(env, 'STOREFRONT_WEBHOOK_LEASE_SECONDS', webhookLeaseSeconds(webhookTimeoutMs), 1, HOUR / 1000);
+  if (lease * 1000 <= webhookTimeoutMs) {
+    fail('STOREFRONT_WEBHOOK_LEASE_SECONDS', `must outlast STOREFRONT_WEBHOOK_TIMEOUT_MS (${webhookTimeoutMs} ms), got ${lease} s`);
+  }
+  return {
+    webhookRetrySchedule: readSchedule(env, 'STOREFRONT_WEBHOOK_RETRY_SCHEDULE'),
+    webhookAllowPrivate: readBoolean(env, 'STOREFRONT_WEBHOOK_ALLOW_PRIVATE', false),
+    webhookTimeoutMs,
+    webhookLeaseSeconds: lease,
+    webhookWorker: readBoolean(env, 'STOREFRONT_WEBHOOK_WORKER', true),
+    webhookDeliveryRetentionDays: readInt(env, 'STOREFRONT_WEBHOOK_DELIVERY_RETENTION_DAYS', 30, 1, 3650),
+  };
+}
+
 function readObservability(env: Env) {
   const metricsToken = env.STOREFRONT_METRICS_TOKEN || null;
   if (metricsToken !== null && Buffer.byteLength(metricsToken) < 16) fail('STOREFRONT_METRICS_TOKEN', 'must be at least 16 bytes');
@@ -239,11 +264,7 @@ export function loadConfig(env: Env = process.env): Config {
     idempotencyTtl: readInt(env, 'STOREFRONT_IDEMPOTENCY_TTL', 86_400, 1, 31_536_000),
     eventRetentionDays: readInt(env, 'STOREFRONT_EVENT_RETENTION_DAYS', 30, 1, 3650),
     workers: readInt(env, 'STOREFRONT_WORKERS', 1, 1, 64),
-    webhookRetrySchedule: readSchedule(env, 'STOREFRONT_WEBHOOK_RETRY_SCHEDULE'),
-    webhookAllowPrivate: readBoolean(env, 'STOREFRONT_WEBHOOK_ALLOW_PRIVATE', false),
-    webhookTimeoutMs: readInt(env, 'STOREFRONT_WEBHOOK_TIMEOUT_MS', 10_000, 100, 10 * MINUTE),
-    webhookWorker: readBoolean(env, 'STOREFRONT_WEBHOOK_WORKER', true),
-    webhookDeliveryRetentionDays: readInt(env, 'STOREFRONT_WEBHOOK_DELIVERY_RETENTION_DAYS', 30, 1, 3650),
+    ...readWebhookDelivery(env),
     importMaxBytes: readInt(env, 'STOREFRONT_IMPORT_MAX_BYTES', 1024 * 1024 * 1024, 1, 1024 * 1024 * 1024 * 1024),
     jobRunner: readBoolean(env, 'STOREFRONT_JOB_RUNNER', true),
     jobLeaseSeconds: readInt(env, 'STOREFRONT_JOB_LEASE_SECONDS', 30, 1, HOUR),

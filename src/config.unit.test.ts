@@ -35,6 +35,7 @@ describe('loadConfig', () => {
     expect(loadConfig({ STOREFRONT_DATA_DIR: dir })).toMatchObject({
       webhookAllowPrivate: false,
       webhookTimeoutMs: 10_000,
+      webhookLeaseSeconds: 40,
       webhookWorker: true,
       webhookDeliveryRetentionDays: 30,
     });
@@ -42,6 +43,18 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ STOREFRONT_DATA_DIR: dir, STOREFRONT_WEBHOOK_DELIVERY_RETENTION_DAYS: '0' })).toThrow(
       /STOREFRONT_WEBHOOK_DELIVERY_RETENTION_DAYS/,
     );
+  });
+
+  it('leases a webhook attempt for the timeout and 30 s more, or STOREFRONT_WEBHOOK_LEASE_SECONDS if it outlasts the timeout', () => {
+    const dir = dataDir();
+    const lease = (env: Record<string, string>) => loadConfig({ STOREFRONT_DATA_DIR: dir, ...env }).webhookLeaseSeconds;
+    expect(lease({ STOREFRONT_WEBHOOK_TIMEOUT_MS: '15500' })).toBe(46);
+    expect(lease({ STOREFRONT_WEBHOOK_TIMEOUT_MS: '15000', STOREFRONT_WEBHOOK_LEASE_SECONDS: '16' })).toBe(16);
+    for (const bad of ['15', '0', 'soon']) {
+      expect(() => lease({ STOREFRONT_WEBHOOK_TIMEOUT_MS: '15000', STOREFRONT_WEBHOOK_LEASE_SECONDS: bad })).toThrow(
+        /^STOREFRONT_WEBHOOK_LEASE_SECONDS /,
+      );
+    }
   });
 
   it('generates the embedded JWT secret once and keeps it in the data dir (0600)', () => {

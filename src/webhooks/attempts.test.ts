@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engine, expectError, setupTestApp, type TestContext, type TestStore, testDatabaseUrl } from '../../test/helpers.js';
@@ -13,6 +15,8 @@ beforeAll(async () => {
     webhookAllowPrivate: true,
     webhookRetrySchedule: [0.05, 0.05],
     webhookTimeoutMs: 2000,
+    // not the default timeout + 30 s (32 s): the test of the lease below tells the two apart
+    webhookLeaseSeconds: 7,
     databaseUrl: engine === 'postgres' ? testDatabaseUrl() : null,
   });
 });
@@ -125,5 +129,32 @@ describe('a delivery shows each attempt', () => {
     expectError(await detail(a, other.body.data.id, delivery.id), 404, 'NOT_FOUND');
     expectError(await detail(a, webhookId, 'nope'), 404, 'NOT_FOUND');
     await hook.close();
+  });
+});
+
+describe('an attempt in flight', () => {
+  it('holds its delivery for STOREFRONT_WEBHOOK_LEASE_SECONDS: a process killed mid-attempt resends it after that', async () => {
+    const store = await t.newStore();
+    const leases: number[] = [];
+    // The receiver reads the delivery's claim before it answers, while the attempt waits for it (timeout 2 s).
+    const hook = http.createServer(async (_request, response) => {
+      const { rows } = await sql<{ seconds: number }>`
+        SELECT EXTRACT(EPOCH FROM next_attempt_at - updated_at)::float8 AS seconds
+        FROM webhook_deliveries WHERE store_id = ${store.id}`.execute(t.database.db);
+      leases.push(...rows.map((row) => Number(row.seconds)));
+      response.end('thanks');
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+    const created = await t.call(store, 'POST', '/webhooks', { url, events: ['*'] });
+    await t.call(store, 'POST', '/products', { title: 'Tee' });
+    const [delivery] = await until(
+      async () => (await t.call(store, 'GET', `/webhooks/${created.body.data.id}/deliveries`)).body.data,
+      (rows) => rows[0]?.status === 'succeeded',
+    );
+    expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1 });
+    // The claim set both times in one statement (now()): the lease exactly, whatever the machine's load.
+    expect(leases).toEqual([7]);
+    await new Promise<void>((resolve) => hook.close(() => resolve()));
   });
 });

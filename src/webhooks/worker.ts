@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import type { Config } from '../config.js';
+import { type Config, webhookLeaseSeconds } from '../config.js';
 import type { Database, Db } from '../db/index.js';
 import { FEED_CHANNEL } from '../events/index.js';
 import { startWakeLoop } from '../shared/index.js';
@@ -30,7 +30,9 @@ export interface WorkerSettings {
   db: Db;
   /** the database's LISTEN (src/db/notifications.ts): new deliveries wake the worker before its next poll */
   listen: Database['listen'];
-  config: Pick<Config, 'databaseUrl' | 'webhookRetrySchedule' | 'webhookAllowPrivate' | 'webhookTimeoutMs'>;
+  /** without webhookLeaseSeconds, the default lease for webhookTimeoutMs */
+  config: Pick<Config, 'databaseUrl' | 'webhookRetrySchedule' | 'webhookAllowPrivate' | 'webhookTimeoutMs'> &
+    Partial<Pick<Config, 'webhookLeaseSeconds'>>;
   log: WorkerLog;
   /** each attempt's outcome and duration (metrics) */
   onAttempt?: (outcome: AttemptResult, seconds: number) => void;
@@ -133,7 +135,7 @@ class DeliveryWorker {
     const { db, config, onAttempt } = settings;
     this.db = db;
     this.settings = settings;
-    this.leaseSeconds = Math.ceil(config.webhookTimeoutMs / 1000) + 30;
+    this.leaseSeconds = config.webhookLeaseSeconds ?? webhookLeaseSeconds(config.webhookTimeoutMs);
     // Every attempt in flight listens on it: more than Node's default 10 is expected, not a leak.
     setMaxListeners(MAX_IN_FLIGHT + 8, this.inFlight.signal);
     this.recorder = outcomeRecorder(db, settings.log);
