@@ -4,7 +4,7 @@ import { newIdBlock } from '../shared/index.js';
 
 export type RequestLogRow = Selectable<DB['request_log']>;
 
-/** A batch as the INSERT takes it: one array per column, a row per index (the writer's ring hands them so). */
+/** A batch as the INSERT takes it: one array per column, a row per index (the writer's buffer hands them so). */
 export interface RequestLogColumns {
   storeIds: string[];
   /** when each was answered, milliseconds since the epoch */

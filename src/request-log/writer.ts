@@ -1,7 +1,7 @@
 import type { Db } from '../db/index.js';
 import type { Answer, Auth } from '../http/index.js';
+import { createHeldRequests } from './held-requests.js';
 import { insertRequests, type RequestLogColumns } from './request-log.sql.js';
-import { createRing } from './ring.js';
 
 export interface WriterOptions {
   /** the buffer is written at least this often */
@@ -37,13 +37,13 @@ export interface RequestLogWriter {
 const FOREIGN_KEY_VIOLATION = '23503';
 
 /**
- * The in-process buffer of this process's requests (a ring of columns, ring.ts), written in batches (one
+ * The in-process buffer of this process's requests (columns that grow with what is held, held-requests.ts), written in batches (one
  * INSERT of array parameters each) by a timer or when a batch is full, one write at a time. Every process has its own; their batches interleave in the
  * table. A failed write is logged and its rows counted as dropped: the log is for looking, and a request's
  * answer never waits on it. `onWritten` hears which stores each batch wrote to (the prune's worklist).
  */
 export function createWriter(db: Db, log: WriterLog, options: WriterOptions, onWritten: (storeIds: Set<string>) => void): RequestLogWriter {
-  const ring = createRing(options.maxBuffered);
+  const held = createHeldRequests(options.maxBuffered);
   let draining: Promise<void> | null = null;
   let closed = false;
   const stats = { written: 0, dropped: 0 };
@@ -62,7 +62,7 @@ export function createWriter(db: Db, log: WriterLog, options: WriterOptions, onW
   }
 
   async function drain(): Promise<void> {
-    while (ring.size > 0) await write(ring.take(options.batchRows));
+    while (held.size > 0) await write(held.take(options.batchRows));
   }
 
   function flush(): Promise<void> {
@@ -77,11 +77,11 @@ export function createWriter(db: Db, log: WriterLog, options: WriterOptions, onW
 
   return {
     record(answer, auth) {
-      if (closed || !ring.push(answer, auth)) {
+      if (closed || !held.push(answer, auth)) {
         stats.dropped++;
         return;
       }
-      if (ring.size >= options.batchRows) void flush();
+      if (held.size >= options.batchRows) void flush();
     },
     flush,
     async close() {
@@ -89,6 +89,6 @@ export function createWriter(db: Db, log: WriterLog, options: WriterOptions, onW
       clearInterval(timer);
       await flush();
     },
-    stats: () => ({ ...stats, buffered: ring.size }),
+    stats: () => ({ ...stats, buffered: held.size }),
   };
 }
