@@ -5,7 +5,6 @@ import { notFound, sendError } from '../errors.js';
 import type { App } from '../http/index.js';
 import { loadScalarBundle } from './docs-bundle.js';
 import { pageDocument, readDocsFiles, SCALAR_CONFIGURATION } from './docs-page.js';
-import { renderDocPages } from './docs-pages.js';
 
 /**
  * `GET /docs`: the user guide and the API reference in one page, rendered in the browser by Scalar
@@ -60,6 +59,8 @@ function pageHtml(bundleFile: string): string {
 }
 
 async function loadAssets(app: App): Promise<DocsAssets> {
+  // The guide's Markdown renderer (marked, ~0.3 MB of a server's live heap) loads with the first visit too (issue 42).
+  const { renderDocPages } = await import('./docs-pages.js');
   const bundle = await loadScalarBundle();
   const files = readDocsFiles();
   const bundleFile = `scalar-${bundle.version}.js`;
