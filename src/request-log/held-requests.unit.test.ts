@@ -23,7 +23,7 @@ const answerOf = (n: number): Answer => ({
   requestId: `request-${n}-${'x'.repeat(40)}`,
   auth,
   idempotencyKey: n % 5 === 0 ? `key-${n}` : null,
-  errorCode: n % 7 === 0 ? 'not_found' : null,
+  errorCode: n % 7 === 0 ? 'NOT_FOUND' : null,
 });
 
 describe('the Requests log buffer (held-requests.ts)', () => {
