@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createOwnDatabase, type OwnDatabase } from './support/own-database.js';
 import { type ServerProcess, startServerProcess } from './support/server-process.js';
-import { request, seedStore } from './support/storefront-client.js';
+import { request, seedStores } from './support/storefront-client.js';
 
 /**
  * Issue 35, item 1: a Shopify product CSV of one product followed by 10 M empty continuation rows (`,,`,
@@ -64,10 +64,13 @@ const canReadProc = (() => {
 })();
 if (!canReadProc) console.warn('csv-memory.system.test.ts: skipped (needs /proc/<pid>/status)');
 
+// Both engines start from the run's migrated templates (initdb and the migrations are not what is tested here:
+// on PGlite they cost ~10 s of CPU in WASM), and both stores are seeded in one open of the database.
 const pglite = (): Engine => ({
   name: 'pglite',
   async prepare(dataDir, jwtSecret) {
-    const tokens = [(await seedStore('', jwtSecret, dataDir)).token, (await seedStore('', jwtSecret, dataDir)).token];
+    cpSync(inject('pgliteTemplate'), dataDir, { recursive: true });
+    const tokens = (await seedStores(2, '', jwtSecret, dataDir)).map((seeded) => seeded.token);
     return { env: { STOREFRONT_DATA_DIR: dataDir, STOREFRONT_JWT_SECRET: jwtSecret }, tokens };
   },
   cleanup: async () => undefined,
@@ -78,8 +81,8 @@ const postgres = (): Engine => {
   return {
     name: 'postgres',
     async prepare(dataDir, jwtSecret) {
-      own = await createOwnDatabase(postgresUrl as string, 'storefront_csv_memory');
-      const tokens = [(await seedStore(own.url, jwtSecret)).token, (await seedStore(own.url, jwtSecret)).token];
+      own = await createOwnDatabase(postgresUrl as string, 'storefront_csv_memory', inject('postgresTemplate'));
+      const tokens = (await seedStores(2, own.url, jwtSecret)).map((seeded) => seeded.token);
       return { env: { DATABASE_URL: own.url, STOREFRONT_DATA_DIR: dataDir, STOREFRONT_JWT_SECRET: jwtSecret }, tokens };
     },
     cleanup: async () => {

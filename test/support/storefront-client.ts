@@ -9,16 +9,31 @@ import { createAdmin, createStore } from '../../src/stores/stores.service.js';
  * `databaseUrl` empty, in the embedded database of `dataDir` (before a server holds it).
  */
 export async function seedStore(databaseUrl: string, jwtSecret: string, dataDir = ''): Promise<{ storeId: string; token: string }> {
+  const [seeded] = await seedStores(1, databaseUrl, jwtSecret, dataDir);
+  return seeded;
+}
+
+/** `count` stores as seedStore makes one, the database opened once (on the embedded engine each open boots PGlite). */
+export async function seedStores(
+  count: number,
+  databaseUrl: string,
+  jwtSecret: string,
+  dataDir = '',
+): Promise<{ storeId: string; token: string }[]> {
   const database = await openDatabase({ databaseUrl, dataDir, poolSize: 2 });
   try {
     await migrate(database.db);
-    const slug = `s-${randomBytes(5).toString('hex')}`;
-    const store = await createStore(database.db, { slug, name: `Store ${slug}` });
-    const admin = await createAdmin(database.db, store.id, {
-      email: `admin@${slug}.test`,
-      password: `pw-${randomBytes(8).toString('hex')}`,
-    });
-    return { storeId: store.id, token: await issueAccessToken({ storeId: store.id, adminId: admin.id }, jwtSecret, 3600) };
+    const seeded: { storeId: string; token: string }[] = [];
+    for (let n = 0; n < count; n++) {
+      const slug = `s-${randomBytes(5).toString('hex')}`;
+      const store = await createStore(database.db, { slug, name: `Store ${slug}` });
+      const admin = await createAdmin(database.db, store.id, {
+        email: `admin@${slug}.test`,
+        password: `pw-${randomBytes(8).toString('hex')}`,
+      });
+      seeded.push({ storeId: store.id, token: await issueAccessToken({ storeId: store.id, adminId: admin.id }, jwtSecret, 3600) });
+    }
+    return seeded;
   } finally {
     await database.close();
   }
