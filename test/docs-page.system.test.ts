@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, ElementHandle, Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createOwnDatabase, type OwnDatabase } from './support/own-database.js';
 import { type ServerProcess, startServerProcess } from './support/server-process.js';
 import { seedStore } from './support/storefront-client.js';
@@ -83,7 +83,7 @@ describe.skipIf(chromiumMissing)(`the docs page in chromium${chromiumMissing ? `
   /** PostgreSQL when the run has one (a server starts in seconds there), else the embedded engine's demo store. */
   async function startServer(): Promise<string> {
     if (postgresUrl) {
-      own = await createOwnDatabase(postgresUrl, 'storefront_docs');
+      own = await createOwnDatabase(postgresUrl, 'storefront_docs', inject('postgresTemplate'));
       const jwtSecret = randomBytes(32).toString('hex');
       const { token } = await seedStore(own.url, jwtSecret);
       server = await startServerProcess({ DATABASE_URL: own.url, STOREFRONT_JWT_SECRET: jwtSecret }, 240_000);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createOwnDatabase, type OwnDatabase } from './support/own-database.js';
 import { type ServerProcess, startServerProcess } from './support/server-process.js';
 import { eventually, request, seedStore } from './support/storefront-client.js';
@@ -53,7 +53,7 @@ describe.skipIf(!postgresUrl)('an import survives kill -9 of its server process'
   });
 
   it('resumes in another process after the last committed batch, without duplicates', async () => {
-    own = await createOwnDatabase(postgresUrl as string, 'storefront_kill');
+    own = await createOwnDatabase(postgresUrl as string, 'storefront_kill', inject('postgresTemplate'));
     const jwtSecret = randomBytes(32).toString('hex');
     const { token } = await seedStore(own.url, jwtSecret);
     // the processes share the database, not a disk (a data dir each); a short lease

@@ -89,7 +89,7 @@ if (!postgresUrl)
 
 describe.skipIf(!postgresUrl)('SIGKILL in PostgreSQL mode', () => {
   it('loses no acknowledged write: after a restart every 201 is there, whole', async () => {
-    const own: OwnDatabase = await createOwnDatabase(postgresUrl as string, 'storefront_kill');
+    const own: OwnDatabase = await createOwnDatabase(postgresUrl as string, 'storefront_kill', inject('postgresTemplate'));
     cleanups.push(() => own.drop());
     const jwtSecret = randomBytes(32).toString('hex');
     const { token } = await seedStore(own.url, jwtSecret);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './support/otlp-receiver.js';
 import { createOwnDatabase, type OwnDatabase } from './support/own-database.js';
 import { type ServerProcess, startServerProcess } from './support/server-process.js';
@@ -27,7 +27,7 @@ describe.skipIf(!postgresUrl)('OpenTelemetry traces over OTLP/HTTP', () => {
   const delivered: string[] = [];
 
   beforeAll(async () => {
-    own = await createOwnDatabase(postgresUrl as string, 'storefront_tracing');
+    own = await createOwnDatabase(postgresUrl as string, 'storefront_tracing', inject('postgresTemplate'));
     receiver = await startOtlpReceiver();
     hooks = createServer((req, res) => {
       delivered.push(String(req.headers['webhook-id']));

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createOwnDatabase, type OwnDatabase } from './support/own-database.js';
 import { type ServerProcess, startServerProcess } from './support/server-process.js';
 import { eventually, request, seedStore, sharesRateLimit } from './support/storefront-client.js';
@@ -73,7 +73,7 @@ describe.skipIf(!postgresUrl || !redisUrl)('two machines behind a load balancer'
   let token: string;
 
   beforeAll(async () => {
-    own = await createOwnDatabase(postgresUrl as string, 'storefront_machines');
+    own = await createOwnDatabase(postgresUrl as string, 'storefront_machines', inject('postgresTemplate'));
     hooks = createServer((incoming, outgoing) => {
       const id = String(incoming.headers['webhook-id']);
       received.set(id, (received.get(id) ?? 0) + 1);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createOwnDatabase, type OwnDatabase } from './support/own-database.js';
 import { type ServerProcess, startServerProcess } from './support/server-process.js';
 import { eventually, request, seedStore, sharesRateLimit } from './support/storefront-client.js';
@@ -21,7 +21,7 @@ describe.skipIf(!postgresUrl || !redisUrl)('two server processes on one PostgreS
   let token: string;
 
   beforeAll(async () => {
-    own = await createOwnDatabase(postgresUrl as string, 'storefront_two');
+    own = await createOwnDatabase(postgresUrl as string, 'storefront_two', inject('postgresTemplate'));
     const jwtSecret = randomBytes(32).toString('hex');
     ({ token } = await seedStore(own.url, jwtSecret));
     const env = {

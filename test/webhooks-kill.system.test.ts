@@ -221,7 +221,7 @@ describe.concurrent('kill -9 with webhook deliveries pending', () => {
   it.skipIf(!postgresUrl)(
     'PostgreSQL: every event reaches the receiver after a restart on the same database',
     async () => {
-      const own = await createOwnDatabase(postgresUrl as string, 'storefront_webhooks_kill');
+      const own = await createOwnDatabase(postgresUrl as string, 'storefront_webhooks_kill', inject('postgresTemplate'));
       cleanups.push(() => own.drop());
       const jwtSecret = randomBytes(32).toString('hex');
       const { token } = await seedStore(own.url, jwtSecret);
