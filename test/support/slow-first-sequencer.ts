@@ -9,9 +9,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * one of them running alone. The seconds weigh them when CI cuts the run in shards (below).
  */
 export const SLOWEST: readonly (readonly [file: string, seconds: number])[] = [
-  ['bench/bench.smoke.test.ts', 190],
+  ['bench/bench.smoke.test.ts', 125],
   ['test/csv-memory.system.test.ts', 115],
-  ['bench/seed-targets.test.ts', 110],
   ['test/cli.system.test.ts', 110],
   ['src/imports/csv-large.test.ts', 83],
   ['test/console-ops.system.test.ts', 73],
@@ -19,6 +18,7 @@ export const SLOWEST: readonly (readonly [file: string, seconds: number])[] = [
   ['src/http/fuzz.test.ts', 65],
   ['test/workers.system.test.ts', 62],
   ['test/migration-guide.system.test.ts', 52],
+  ['bench/seed-targets.test.ts', 50],
   // its lease 20 s instead of 45 (STOREFRONT_WEBHOOK_LEASE_SECONDS): 71 s before, ~25 s less measured alone
   ['test/webhooks-kill.system.test.ts', 46],
   ['test/process-signals.system.test.ts', 45],
