@@ -15,11 +15,12 @@ import { type Anchors, anchorStart, PageAnchors } from './page-anchors.js';
 
 let t: TestContext;
 let store: TestStore;
-const ROWS = 3_200;
-const LIMIT = 100;
+// half the rows on pages of half the size: as many pages straddling as many anchors as before, each read half the rows
+const ROWS = 1_600;
+const LIMIT = 50;
 // small anchors, so the pages straddle many of them; the app's are 1,000 apart from offset 2,500
-const EVERY = 300;
-const FROM = 500;
+const EVERY = 150;
+const FROM = 250;
 
 beforeAll(async () => {
   t = await setupTestApp();
@@ -52,9 +53,9 @@ describe('deep pages from page anchors', () => {
     const later = await statementsOf(t.database.db, (db) => anchored(anchors, '-price', 20, db));
     expect(later).toHaveLength(1);
     expect(later[0].sql).toContain("list = 'product_changes'");
-    // -price, page 20: offset 1,900; descending the anchors sit at 3,201 - 300 i: 1,701 is the nearest, 198 rows to skip
-    expect(later[0].parameters).toContain(198);
-    expect(later[0].parameters).not.toContain(1_900);
+    // -price, page 20: offset 950; descending the anchors sit at 1,601 - 150 i: 851 is the nearest, 98 rows to skip
+    expect(later[0].parameters).toContain(98);
+    expect(later[0].parameters).not.toContain(950);
     // ascending, before the nulls: one range of the index, no `OR key IS NULL` making it a filter from the store's first row
     const [range] = await statementsOf(t.database.db, (db) => anchored(anchors, 'price', 10, db));
     expect(range.sql).not.toMatch(/is null/i);
